@@ -1,0 +1,44 @@
+"""rulecore: run tabletop card games from data.
+
+    import rulecore
+    cs = rulecore.load_cardset("witching-hour")
+    game = rulecore.Game(cs, players=3)
+    state = game.new_game(seed=7)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    print(state.result())
+"""
+
+from ._cardset import Cardset, load_cardset
+from ._game import Game
+from ._interpreter import Decision, Option
+from ._resources import builtin_cardsets
+from ._state import State
+from .errors import (
+    CardsetError,
+    IllegalActionError,
+    OptionError,
+    Problem,
+    RuleError,
+    RulecoreError,
+    StateError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "load_cardset",
+    "builtin_cardsets",
+    "Cardset",
+    "Game",
+    "State",
+    "Decision",
+    "Option",
+    "Problem",
+    "RulecoreError",
+    "CardsetError",
+    "OptionError",
+    "IllegalActionError",
+    "RuleError",
+    "StateError",
+]

@@ -1,0 +1,440 @@
+"""Cardset specs (frozen) and the loader that builds them from YAML.
+
+Loading runs, in order: YAML with positions (``_yamlsrc``), the JSON Schema
+(``_schema``), parsing every piece of effect text (``_parser``), and the
+meaning checks (``_checker``).  Every problem from every stage is collected and
+raised together as one ``CardsetError``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import attrs
+import jsonschema
+
+from . import _nodes as n
+from ._parser import Symbols, parse_effect
+from ._resources import builtin_cardsets, builtin_path
+from ._schema import SCHEMA
+from ._yamlsrc import Source, YamlSyntaxProblem, read_yaml
+from .errors import CardsetError, Problem, Span
+
+
+@attrs.frozen
+class Ability:
+    name: str
+    when: Optional[n.Expr]
+    body: n.Block
+    text: Optional[str] = None
+
+
+@attrs.frozen
+class CardDef:
+    id: str
+    name: str
+    count: int
+    tags: tuple[str, ...]
+    props: Mapping[str, Any]
+    scoring: tuple[int, ...]
+    abilities: Mapping[str, Ability]
+    include_if: Optional[n.Expr]
+    text: str
+    span: Span
+
+
+@attrs.frozen
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: str  # owner | everyone | nobody
+    description: str = ""
+
+
+@attrs.frozen
+class CounterDef:
+    name: str
+    per_player: bool
+    initial: int = 0
+    min: Optional[int] = None
+    max: Optional[int] = None
+    visibility: str = "everyone"
+    per_round: bool = False
+
+
+@attrs.frozen
+class OptionSpec:
+    name: str
+    default: Any
+    choices: Optional[tuple[Any, ...]]
+    description: str = ""
+
+
+@attrs.frozen
+class Procedure:
+    name: str
+    params: tuple[str, ...]
+    body: n.Block
+
+
+@attrs.frozen
+class Cardset:
+    """A loaded, checked cardset: everything a ``Game`` needs, immutable."""
+
+    name: str
+    title: str
+    file: str
+    min_players: int
+    max_players: int
+    zones: Mapping[str, ZoneDef]
+    counters: Mapping[str, CounterDef]
+    vars: Mapping[str, Any]
+    options: Mapping[str, OptionSpec]
+    cards: Mapping[str, CardDef]
+    procedures: Mapping[str, Procedure]
+    start_zone: str
+    program: n.Block
+    winners: n.Expr
+    totals: Optional[str]
+    round_scores: Optional[str]
+    heuristic: Optional[n.Expr]
+    description: str = ""
+
+    def __repr__(self) -> str:
+        return f"<Cardset {self.name!r}: {len(self.cards)} card types, {self.min_players}-{self.max_players} players>"
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_cardset(name_or_path: str | Path) -> Cardset:
+    """Load a built-in cardset by name, or a cardset YAML file by path; check everything."""
+    path = _resolve(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CardsetError([Problem(f"cannot read cardset file: {exc.strerror}", Span(str(path)), code="io")]) from None
+    return load_cardset_text(text, str(path))
+
+
+def _resolve(name_or_path: str | Path) -> Path:
+    if isinstance(name_or_path, str) and "/" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
+        builtin = builtin_path(name_or_path)
+        if builtin is not None:
+            return builtin
+        names = builtin_cardsets()
+        guess = difflib.get_close_matches(name_or_path, names, n=1)
+        hint = f"did you mean '{guess[0]}'?" if guess else f"built-in cardsets: {', '.join(names)}"
+        raise CardsetError([Problem(f"unknown cardset '{name_or_path}'", Span(name_or_path), hint, "unknown-cardset")])
+    path = Path(name_or_path)
+    if path.is_dir():
+        path = path / "cardset.yaml"
+    if not path.is_file():
+        raise CardsetError([Problem("no such cardset file", Span(str(path)), "give a built-in name or a .yaml path", "io")])
+    return path
+
+
+def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
+    try:
+        data, src = read_yaml(text, file)
+    except YamlSyntaxProblem as exc:
+        raise CardsetError([exc.problem]) from None
+    return _Loader(data, src).build()
+
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "string": "a text",
+    "boolean": "true or false",
+    "object": "a mapping (key: value lines)",
+    "array": "a list",
+    "null": "nothing",
+}
+
+
+def _what(path: tuple[Any, ...]) -> str:
+    """'card 'bell'' and the like, for messages."""
+    if len(path) >= 2 and path[0] in ("cards", "zones", "counters", "procedures", "options", "vars"):
+        kind = {"cards": "card", "zones": "zone", "counters": "counter", "procedures": "procedure",
+                "options": "option", "vars": "variable"}[path[0]]
+        return f"{kind} '{path[1]}'"
+    if path and path[0] == "flow":
+        return "the flow"
+    if path:
+        return f"'{path[0]}'"
+    return "the cardset"
+
+
+class _Loader:
+    def __init__(self, data: Any, src: Source):
+        self.data = data
+        self.src = src
+        self.problems: list[Problem] = []
+
+    # ---- problems
+    def problem(self, path: tuple[Any, ...], message: str, hint: str | None = None, code: str = "invalid",
+                key: bool = False) -> None:
+        self.problems.append(Problem(message, self.src.span(path, key=key), hint, code))
+
+    def fail(self) -> None:
+        if self.problems:
+            self.problems.sort(key=lambda p: (p.span.file, p.span.line, p.span.column))
+            raise CardsetError(self.problems)
+
+    # ---- stage 1: structure
+    def check_schema(self) -> None:
+        if not isinstance(self.data, dict):
+            self.problem((), "a cardset file must be a mapping of keys (name:, players:, zones:, cards:, ...)",
+                         "start from docs/examples or 'rulecore schema'", "schema")
+            return
+        validator = jsonschema.Draft202012Validator(SCHEMA)
+        for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
+            self._schema_problem(err)
+        for path, pos in self.src.keys.items():
+            if path and path[-1] == "<duplicate>":
+                self.problems.append(Problem(f"duplicate key '{path[-2]}'", Span(self.src.file, pos[0], pos[1], None,
+                                             self.src.line_text(pos[0])), "each key may appear once", "duplicate"))
+
+    def _schema_problem(self, err: jsonschema.ValidationError) -> None:
+        path = tuple(err.absolute_path)
+        validator = err.validator
+        where = _what(path)
+        if validator == "additionalProperties":
+            allowed = sorted(err.schema.get("properties", {}))
+            extra = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
+            for key in extra:
+                guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.5)
+                hint = f"did you mean '{guess[0]}'?" if guess else f"allowed keys: {', '.join(allowed)}"
+                self.problem(path + (key,), f"unknown key '{key}' in {where}", hint, "unknown-key", key=True)
+            return
+        if validator == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else err.message
+            self.problem(path, f"{where} is missing the required key '{missing}'", None, "missing-key", key=True)
+            return
+        if validator == "type":
+            want = err.validator_value
+            wants = [want] if isinstance(want, str) else list(want)
+            words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
+            field = path[-1] if path else "value"
+            self.problem(path, f"'{field}' must be {words} (got {err.instance!r})", None, "type")
+            return
+        if validator == "enum":
+            field = path[-1] if path else "value"
+            choices = ", ".join(repr(c) for c in err.validator_value)
+            guess = difflib.get_close_matches(str(err.instance), [str(c) for c in err.validator_value], n=1)
+            hint = f"did you mean '{guess[0]}'?" if guess else f"one of {choices}"
+            self.problem(path, f"'{field}' must be one of {choices} (got {err.instance!r})", hint, "enum")
+            return
+        if validator in ("minimum", "maximum"):
+            field = path[-1] if path else "value"
+            bound = "at least" if validator == "minimum" else "at most"
+            self.problem(path, f"'{field}' must be {bound} {err.validator_value} (got {err.instance!r})", None, "range")
+            return
+        if validator == "pattern":
+            self.problem(path, f"{err.instance!r} is not a valid name", "use lower case letters, digits and '_'",
+                         "name", key=True)
+            return
+        if validator == "propertyNames":
+            bad = err.instance if not isinstance(err.instance, dict) else None
+            self.problem(path, f"{bad!r} is not a valid name" if bad else err.message,
+                         "use lower case letters, digits and '_'", "name")
+            return
+        if validator == "anyOf":
+            field = path[-1] if path else "value"
+            self.problem(path, f"'{field}' has the wrong form in {where} (got {err.instance!r})",
+                         "see the reference in docs/reference.md", "type")
+            return
+        self.problem(path, f"{where}: {err.message}", None, "schema")
+
+    # ---- stage 2: effects
+    def symbols(self) -> Symbols:
+        d = self.data
+        zones = d.get("zones", {})
+        counters = d.get("counters", {}) or {}
+        return Symbols(
+            player_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "player"),
+            shared_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "none"),
+            player_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "player"),
+            game_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "none"),
+            game_vars=frozenset((d.get("vars") or {}).keys()),
+        )
+
+    def parse(self, path: tuple[Any, ...], context: str | None, *, expression: bool = False) -> Any:
+        """Parse the effect text (or expression) at ``path``; record problems; None on failure."""
+        value = self._get(path)
+        if isinstance(value, bool) and expression:
+            return n.Literal(value, self.src.span(path, card=context))
+        if isinstance(value, int) and expression:
+            return n.Literal(value, self.src.span(path, card=context))
+        text = str(value)
+
+        def make_span(line: int, column: int) -> Span:
+            if not line:
+                return self.src.span(path, card=context)
+            return self.src.text_span(path, line, column, context)
+
+        node, problems = parse_effect(text, self._symbols, make_span, expression=expression)
+        self.problems.extend(problems)
+        return node if not problems else None
+
+    def _get(self, path: tuple[Any, ...]) -> Any:
+        value = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+    # ---- build
+    def build(self) -> Cardset:
+        self.check_schema()
+        self.fail()
+        d = self.data
+        self._symbols = self.symbols()
+        self.check_names()
+
+        zones = {
+            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""))
+            for k, v in d["zones"].items()
+        }
+        counters = {
+            k: CounterDef(k, v["owner"] == "player", v.get("initial", 0), v.get("min"), v.get("max"),
+                          v.get("visibility", "everyone"), v.get("per_round", False))
+            for k, v in (d.get("counters") or {}).items()
+        }
+        options = {
+            k: OptionSpec(k, v["default"], tuple(v["choices"]) if "choices" in v else None, v.get("description", ""))
+            for k, v in (d.get("options") or {}).items()
+        }
+        cards: dict[str, CardDef] = {}
+        for cid, c in d["cards"].items():
+            cname = c.get("name", cid.replace("_", " ").title())
+            abilities = {}
+            for aname, a in (c.get("abilities") or {}).items():
+                apath = ("cards", cid, "abilities", aname)
+                if isinstance(a, str):
+                    body = self.parse(apath, cname)
+                    when = None
+                    atext = None
+                else:
+                    body = self.parse(apath + ("do",), cname)
+                    when = self.parse(apath + ("when",), cname, expression=True) if "when" in a else None
+                    atext = a.get("text")
+                abilities[aname] = Ability(aname, when, body or n.Block(()), atext)
+            include_if = (
+                self.parse(("cards", cid, "include_if"), cname, expression=True) if "include_if" in c else None
+            )
+            cards[cid] = CardDef(
+                cid, cname, c["count"], tuple(c.get("tags", ())), dict(c.get("props") or {}),
+                tuple(c.get("scoring", ())), abilities, include_if, c.get("text", ""),
+                self.src.span(("cards", cid), key=True, card=cname),
+            )
+
+        procedures: dict[str, Procedure] = {}
+        for pname, p in (d.get("procedures") or {}).items():
+            ppath = ("procedures", pname)
+            if isinstance(p, str):
+                body, params = self.parse(ppath, pname), ()
+            else:
+                body, params = self.parse(ppath + ("do",), pname), tuple(p.get("params", ()))
+            procedures[pname] = Procedure(pname, params, body or n.Block(()))
+
+        program = self.build_program()
+        winners = self.parse(("end", "winners"), "end", expression=True)
+        heuristic = self.parse(("heuristic",), "heuristic", expression=True) if "heuristic" in d else None
+
+        setup = d.get("setup") or {}
+        start_zone = setup.get("cards_in", "")
+        if start_zone and start_zone not in zones:
+            self._unknown(("setup", "cards_in"), "zone", start_zone, zones)
+        elif start_zone and zones[start_zone].per_player:
+            self.problem(("setup", "cards_in"), f"cards must start in a shared zone, and '{start_zone}' is per player",
+                         None, "setup")
+        if not start_zone:
+            self.problem(("setup",) if "setup" in d else (), "the cardset does not say where the cards start",
+                         "add 'setup: {cards_in: deck}'", "missing-key")
+        end = d["end"]
+        for key in ("totals", "round_scores"):
+            if key in end:
+                cname_ = end[key]
+                if cname_ not in counters:
+                    self._unknown(("end", key), "counter", cname_, counters)
+                elif not counters[cname_].per_player:
+                    self.problem(("end", key), f"'{cname_}' must be a per-player counter", None, "end")
+        players = d["players"]
+        if players["min"] > players["max"]:
+            self.problem(("players",), f"players min ({players['min']}) is above max ({players['max']})", None, "range")
+        for oname, o in options.items():
+            if o.choices is not None and o.default not in o.choices:
+                self.problem(("options", oname, "default"), f"default {o.default!r} is not among the choices", None,
+                             "option")
+        self.fail()
+
+        cardset = Cardset(
+            name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
+            min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
+            vars=dict(d.get("vars") or {}), options=options, cards=cards, procedures=procedures,
+            start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
+            round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
+        )
+        from ._checker import check_cardset
+
+        self.problems.extend(check_cardset(cardset))
+        self.fail()
+        return cardset
+
+    def _unknown(self, path: tuple[Any, ...], kind: str, name: str, pool: Mapping[str, Any]) -> None:
+        guess = difflib.get_close_matches(name, sorted(pool), n=1)
+        hint = f"did you mean '{guess[0]}'?" if guess else f"known: {', '.join(sorted(pool)) or 'none'}"
+        self.problem(path, f"unknown {kind} '{name}'", hint, "unknown-name")
+
+    def check_names(self) -> None:
+        """One name, one meaning: zones, counters, vars and procedures may not share names."""
+        d = self.data
+        seen: dict[str, str] = {}
+        for section in ("zones", "counters", "vars"):
+            for name in d.get(section) or {}:
+                if name in seen:
+                    self.problem((section, name), f"'{name}' is declared as both {seen[name]} and {section[:-1]}",
+                                 "give them different names", "duplicate", key=True)
+                seen.setdefault(name, section[:-1])
+        from ._parser import BUILTIN_NAMES, KEYWORDS
+
+        for section in ("zones", "counters", "vars", "procedures"):
+            for name in d.get(section) or {}:
+                if name in KEYWORDS or name in BUILTIN_NAMES:
+                    self.problem((section, name), f"'{name}' is a reserved word of the effect language",
+                                 "pick another name", "reserved", key=True)
+
+    def build_program(self) -> n.Block:
+        """The whole game as one statement tree: setup, then rounds of phases (or phases once)."""
+        d = self.data
+        parts: list[n.Stmt] = []
+        setup = d.get("setup") or {}
+        if "do" in setup:
+            body = self.parse(("setup", "do"), "setup")
+            if body is not None:
+                parts.append(n.Phase("setup", body, self.src.span(("setup",), key=True, card="setup")))
+        flow = d["flow"]
+        if "rounds" in flow and "phases" in flow:
+            self.problem(("flow",), "the flow has both 'rounds' and 'phases'", "put the phases under 'rounds:'",
+                         "flow", key=True)
+        if "rounds" not in flow and "phases" not in flow:
+            self.problem(("flow",), "the flow needs 'rounds' or 'phases'", None, "missing-key", key=True)
+        phases_path = ("flow", "rounds", "phases") if "rounds" in flow else ("flow", "phases")
+        phases: list[n.Stmt] = []
+        names: set[str] = set()
+        listed = flow["rounds"]["phases"] if "rounds" in flow else flow.get("phases", [])
+        for i, ph in enumerate(listed):
+            if ph["name"] in names:
+                self.problem(phases_path + (i, "name"), f"duplicate phase '{ph['name']}'", None, "duplicate")
+            names.add(ph["name"])
+            body = self.parse(phases_path + (i, "do"), f"phase {ph['name']}")
+            phases.append(n.Phase(ph["name"], body or n.Block(()), self.src.span(phases_path + (i,), card=ph["name"])))
+        block = n.Block(tuple(phases), self.src.span(phases_path))
+        if "rounds" in flow:
+            until = self.parse(("flow", "rounds", "until"), "rounds", expression=True)
+            parts.append(n.Rounds(until or n.Literal(True), block, self.src.span(("flow", "rounds"), key=True)))
+        else:
+            parts.append(block)
+        return n.Block(tuple(parts), self.src.span(("flow",), key=True))

@@ -1,0 +1,249 @@
+"""Meaning checks over built effect trees: names bound, references real, kinds sensible.
+
+Runs after parsing, over every ability, procedure, phase and expression of a
+cardset, and returns every problem it finds (it never stops at the first).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+import attrs
+
+from . import _nodes as n
+from ._functions import FUNCTIONS
+from ._parser import BUILTIN_NAMES
+from .errors import Problem, Span
+
+if TYPE_CHECKING:
+    from ._cardset import Cardset
+
+CARD_ATTRS = ("name", "type", "tags")
+
+
+def children(node: Any) -> Iterator[Any]:
+    """Every node directly inside ``node`` (expressions, statements, options)."""
+    for field in attrs.fields(type(node)):
+        if field.name == "span":
+            continue
+        value = getattr(node, field.name)
+        yield from _nodes_in(value)
+
+
+def _nodes_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, (n.Expr, n.Stmt, n.StaticOption, n.DynamicOption)):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def walk(node: Any) -> Iterator[Any]:
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def bound_names(body: Any) -> set[str]:
+    names: set[str] = set()
+    for node in walk(body):
+        if isinstance(node, (n.Let, n.Choose)):
+            names.add(node.name if isinstance(node, n.Let) else node.var)
+        elif isinstance(node, (n.ForEach, n.DynamicOption)):
+            names.add(node.var)
+    return names
+
+
+@attrs.define
+class _Context:
+    scope: set[str]
+    has_this: bool
+    where: str
+
+
+class Checker:
+    def __init__(self, cardset: "Cardset"):
+        self.cs = cardset
+        self.problems: list[Problem] = []
+        self.props = set(CARD_ATTRS)
+        self.tags: set[str] = set()
+        self.abilities: set[str] = set()
+        for card in cardset.cards.values():
+            self.props.update(card.props)
+            self.tags.update(card.tags)
+            self.abilities.update(card.abilities)
+
+    def problem(self, span: Span, message: str, hint: str | None = None, code: str = "effect") -> None:
+        self.problems.append(Problem(message, span, hint, code))
+
+    @staticmethod
+    def guess(name: str, pool: Iterable[str]) -> str | None:
+        found = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
+        return found[0] if found else None
+
+    # ---- entry points
+    def check_body(self, body: Any, params: Iterable[str], has_this: bool, where: str) -> None:
+        if body is None:
+            return
+        ctx = _Context(bound_names(body) | set(params), has_this, where)
+        self.stmt(body, ctx, loops=0)
+
+    def check_expr(self, expr: Any, has_this: bool, where: str, extra: Iterable[str] = ()) -> None:
+        if expr is None:
+            return
+        self.expr(expr, _Context(set(extra), has_this, where), it=0)
+
+    # ---- statements
+    def stmt(self, node: Any, ctx: _Context, loops: int) -> None:
+        if isinstance(node, n.Block):
+            for s in node.body:
+                self.stmt(s, ctx, loops)
+            return
+        if isinstance(node, (n.ForEach, n.While, n.Repeat)):
+            for child in children(node):
+                if isinstance(child, n.Stmt):
+                    self.stmt(child, ctx, loops + 1)
+                else:
+                    self.expr(child, ctx, 0)
+            return
+        if isinstance(node, n.Turns):
+            self.expr(node.first, ctx, 0)
+            if node.skip is not None:
+                self.expr(node.skip, ctx, 1)
+            self.expr(node.until, ctx, 0)
+            self.stmt(node.body, ctx, 0)
+            return
+        if isinstance(node, n.Break):
+            if loops == 0:
+                self.problem(node.span, "'break' outside a loop", "use it inside for each, while or repeat", "break")
+            return
+        if isinstance(node, n.CallProc):
+            proc = self.cs.procedures.get(node.name)
+            if proc is None:
+                guess = self.guess(node.name, self.cs.procedures)
+                hint = f"did you mean '{guess}'?" if guess else "declare it under 'procedures:'"
+                self.problem(node.span, f"unknown procedure '{node.name}'", hint, "unknown-name")
+            elif len(proc.params) != len(node.args):
+                self.problem(node.span, f"procedure '{node.name}' takes {len(proc.params)} argument(s) "
+                             f"({', '.join(proc.params) or 'none'}), got {len(node.args)}", None, "arity")
+        if isinstance(node, n.UseAbility) and node.ability not in self.abilities:
+            guess = self.guess(node.ability, self.abilities)
+            hint = f"did you mean '{guess}'?" if guess else "no card has an ability of that name"
+            self.problem(node.span, f"no card has an ability '{node.ability}'", hint, "unknown-name")
+        if isinstance(node, n.Move):
+            self.expect_zone(node.dest, "move ... to")
+        if isinstance(node, (n.Shuffle, n.Reveal, n.Hide)):
+            self.expect_zone(node.zone, type(node).__name__.lower())
+        if isinstance(node, n.Choose):
+            self.check_choose(node)
+        for child in children(node):
+            if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption)):
+                self.stmt(child, ctx, loops)
+            else:
+                self.expr(child, ctx, 0)
+
+    def expect_zone(self, expr: Any, what: str) -> None:
+        if isinstance(expr, (n.Literal, n.ListExpr, n.BinOp, n.Compare, n.And, n.Or, n.Not, n.CounterRef)):
+            self.problem(expr.span, f"'{what}' needs a zone here, got {_kind_word(expr)}",
+                         "name a zone, e.g. 'discard' or 'hand of you'", "kind")
+        elif isinstance(expr, n.Builtin) and expr.name in ("you", "players", "opponents", "round", "player_count"):
+            self.problem(expr.span, f"'{what}' needs a zone here, got the player value '{expr.name}'",
+                         "name a zone, e.g. 'hand of you'", "kind")
+
+    def check_choose(self, node: n.Choose) -> None:
+        src = node.source
+        wants_players = node.kind in ("player", "players")
+        if wants_players and isinstance(src, n.ZoneRef):
+            self.problem(src.span, f"'choose {node.kind}' needs players, got the zone '{src.zone}'",
+                         f"did you mean 'choose card from {src.zone} ...'?", "kind")
+        if node.kind in ("card", "cards") and isinstance(src, n.Builtin) and src.name in ("players", "opponents"):
+            self.problem(src.span, f"'choose {node.kind}' needs cards, got the players '{src.name}'",
+                         f"did you mean 'choose player from {src.name}'?", "kind")
+        if node.kind == "number" and isinstance(src, n.ZoneRef):
+            self.problem(src.span, "'choose number' needs numbers, got a zone", "e.g. 'choose number from [1, 2, 3]'",
+                         "kind")
+
+    # ---- expressions
+    def expr(self, node: Any, ctx: _Context, it: int) -> None:
+        if node is None:
+            return
+        if isinstance(node, n.Var):
+            if node.name not in ctx.scope:
+                pool = set(ctx.scope) | set(BUILTIN_NAMES) | set(self.cs.zones) | set(self.cs.counters) | set(self.cs.vars)
+                guess = self.guess(node.name, pool)
+                hint = f"did you mean '{guess}'?" if guess else "bind it first with 'let'"
+                self.problem(node.span, f"unknown name '{node.name}' in {ctx.where}", hint, "unknown-name")
+            return
+        if isinstance(node, n.Builtin):
+            if node.name == "this" and not ctx.has_this:
+                self.problem(node.span, "'this' is only known inside a card's ability", None, "scope")
+            if node.name == "it" and it == 0:
+                self.problem(node.span, "'it' is only known inside a 'where' condition or a per-item function",
+                             "e.g. 'opponents where count(hand of it) > 0'", "scope")
+            return
+        if isinstance(node, n.Where):
+            self.expr(node.source, ctx, it)
+            self.expr(node.cond, ctx, it + 1)
+            return
+        if isinstance(node, n.Call):
+            sig = FUNCTIONS[node.func]
+            for i, arg in enumerate(node.args):
+                self.expr(arg, ctx, it + 1 if (sig.per_item and i == 1) else it)
+            return
+        if isinstance(node, n.Attr):
+            if node.name not in self.props:
+                guess = self.guess(node.name, self.props)
+                hint = f"did you mean '{guess}'?" if guess else f"cards have: {', '.join(sorted(self.props))}"
+                self.problem(node.span, f"cards have no property '{node.name}'", hint, "unknown-name")
+        if isinstance(node, n.Compare) and node.op in ("==", "!="):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(a, n.Attr) and a.name == "type" and isinstance(b, n.Literal) and isinstance(b.value, str):
+                    if b.value not in self.cs.cards:
+                        guess = self.guess(b.value, self.cs.cards)
+                        hint = f"did you mean '{guess}'?" if guess else "card types are the ids under 'cards:'"
+                        self.problem(b.span, f"unknown card type '{b.value}'", hint, "unknown-name")
+        if isinstance(node, n.Contains):
+            if (isinstance(node.collection, n.Attr) and node.collection.name == "tags"
+                    and isinstance(node.item, n.Literal) and isinstance(node.item.value, str)
+                    and node.item.value not in self.tags):
+                guess = self.guess(node.item.value, self.tags)
+                hint = f"did you mean '{guess}'?" if guess else "no card has that tag"
+                self.problem(node.item.span, f"unknown tag '{node.item.value}'", hint, "unknown-name")
+        for child in children(node):
+            self.expr(child, ctx, it)
+
+
+def _kind_word(expr: Any) -> str:
+    if isinstance(expr, n.Literal):
+        v = expr.value
+        if isinstance(v, bool):
+            return "a truth value"
+        if isinstance(v, int):
+            return "a number"
+        if isinstance(v, str):
+            return "a text"
+        return "nothing"
+    if isinstance(expr, n.CounterRef):
+        return f"the counter '{expr.counter}'"
+    if isinstance(expr, (n.Compare, n.And, n.Or, n.Not)):
+        return "a condition"
+    if isinstance(expr, n.BinOp):
+        return "a number"
+    return "a list"
+
+
+def check_cardset(cs: "Cardset") -> list[Problem]:
+    """Every meaning problem in the cardset's effect trees."""
+    ch = Checker(cs)
+    for card in cs.cards.values():
+        ch.check_expr(card.include_if, False, f"card '{card.name}'")
+        for ability in card.abilities.values():
+            ch.check_body(ability.body, (), True, f"{card.name}'s '{ability.name}'")
+            ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition")
+    for proc in cs.procedures.values():
+        ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
+    ch.check_body(cs.program, (), False, "the flow")
+    ch.check_expr(cs.winners, False, "end.winners")
+    ch.check_expr(cs.heuristic, False, "heuristic")
+    return ch.problems

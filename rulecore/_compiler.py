@@ -1,0 +1,292 @@
+"""Expression nodes -> Python closures, compiled once per game.
+
+Expressions never pause, so each becomes a plain function of the run-time
+context ``ctx`` (with ``ctx.state``, ``ctx.rules`` and ``ctx.env``, the local
+variables of the running effect, where ``$you``, ``$this`` and ``$it`` live).
+Compiling once avoids walking the tree on every evaluation.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from . import _nodes as n
+from ._functions import FUNCTIONS, cards_of, describe_value, items_of
+from .errors import RuleError
+
+Fn = Callable[[Any], Any]
+
+_MISSING = object()
+
+
+class EvalError(Exception):
+    """Internal: an expression failed; the interpreter turns it into a located RuleError."""
+
+    def __init__(self, message: str, node: Any):
+        super().__init__(message)
+        self.node = node
+
+
+def _located(node: Any, message: str) -> RuleError:
+    return RuleError(message, getattr(node, "span", None))
+
+
+_ARITH = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.floordiv,
+    "%": operator.mod,
+}
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+class Compiler:
+    def __init__(self) -> None:
+        self.cache: dict[int, Fn] = {}
+        self._keep: list[Any] = []  # keeps nodes alive so their ids stay unique
+
+    def __call__(self, node: Any) -> Fn:
+        fn = self.cache.get(id(node))
+        if fn is None:
+            method = getattr(self, "c_" + type(node).__name__)
+            fn = method(node)
+            self.cache[id(node)] = fn
+            self._keep.append(node)
+        return fn
+
+    # ---- leaves
+    def c_Literal(self, node: n.Literal) -> Fn:
+        value = node.value
+        return lambda ctx: value
+
+    def c_ListExpr(self, node: n.ListExpr) -> Fn:
+        items = [self(i) for i in node.items]
+        return lambda ctx: tuple(f(ctx) for f in items)
+
+    def c_Var(self, node: n.Var) -> Fn:
+        name = node.name
+
+        def var(ctx: Any) -> Any:
+            try:
+                return ctx.env[name]
+            except KeyError:
+                raise _located(node, f"'{name}' has no value here (it was never set on this path)") from None
+
+        return var
+
+    def c_Builtin(self, node: n.Builtin) -> Fn:
+        name = node.name
+        if name == "you":
+            return lambda ctx: ctx.env["$you"]
+        if name == "this":
+            return lambda ctx: ctx.env["$this"]
+        if name == "it":
+            return lambda ctx: ctx.env["$it"]
+        if name == "players":
+            return lambda ctx: ctx.rules.seats
+        if name == "opponents":
+            return lambda ctx: ctx.rules.opponents[ctx.env["$you"]]
+        if name == "round":
+            return lambda ctx: ctx.state.round
+        if name == "player_count":
+            return lambda ctx: ctx.rules.players
+        if name == "turn_player":
+            return lambda ctx: ctx.state.turn_player
+        raise AssertionError(name)
+
+    def c_GameVar(self, node: n.GameVar) -> Fn:
+        name = node.name
+        return lambda ctx: ctx.state.vars[name]
+
+    def c_ZoneRef(self, node: n.ZoneRef) -> Fn:
+        zone = node.zone
+        if node.owner is None:
+            return lambda ctx: zone
+        owner = self(node.owner)
+
+        def zone_of(ctx: Any) -> str:
+            who = owner(ctx)
+            keys = ctx.rules.zone_keys[zone]
+            if type(who) is not int or not 0 <= who < len(keys):
+                raise _located(node, f"'{zone} of ...' needs a player, got {describe_value(who)}")
+            return keys[who]
+
+        return zone_of
+
+    def c_CounterRef(self, node: n.CounterRef) -> Fn:
+        name = node.counter
+        if node.owner is None:
+            return lambda ctx: ctx.state.counters[name][0]
+        owner = self(node.owner)
+
+        def counter_of(ctx: Any) -> int:
+            who = owner(ctx)
+            values = ctx.state.counters[name]
+            if type(who) is not int or not 0 <= who < len(values):
+                raise _located(node, f"'{name} of ...' needs a player, got {describe_value(who)}")
+            return values[who]
+
+        return counter_of
+
+    def c_Attr(self, node: n.Attr) -> Fn:
+        obj = self(node.obj)
+        name = node.name
+
+        def attr(ctx: Any) -> Any:
+            card = obj(ctx)
+            if type(card) is not int:
+                raise _located(node, f"'.{name}' needs a card, got {describe_value(card)}")
+            return ctx.rules.card_prop(card, name)
+
+        return attr
+
+    def c_Where(self, node: n.Where) -> Fn:
+        source = self(node.source)
+        cond = self(node.cond)
+
+        def where(ctx: Any) -> tuple[Any, ...]:
+            items = items_of(ctx, source(ctx))
+            env = ctx.env
+            old = env.get("$it", _MISSING)
+            out = []
+            for item in items:
+                env["$it"] = item
+                if cond(ctx):
+                    out.append(item)
+            if old is _MISSING:
+                env.pop("$it", None)
+            else:
+                env["$it"] = old
+            return tuple(out)
+
+        return where
+
+    def c_BinOp(self, node: n.BinOp) -> Fn:
+        left, right, op = self(node.left), self(node.right), _ARITH[node.op]
+        sym = node.op
+
+        def binop(ctx: Any) -> Any:
+            a, b = left(ctx), right(ctx)
+            if sym == "+" and (type(a) is str or type(b) is str):
+                return _text(ctx, a) + _text(ctx, b)
+            if type(a) is tuple and type(b) is tuple and sym == "+":
+                return a + b
+            if type(a) is not int or type(b) is not int:
+                raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
+            if sym in "/%" and b == 0:
+                raise _located(node, "division by zero")
+            return op(a, b)
+
+        return binop
+
+    def c_Compare(self, node: n.Compare) -> Fn:
+        left, right, op = self(node.left), self(node.right), _COMPARE[node.op]
+        if node.op in ("==", "!="):
+            return lambda ctx: op(left(ctx), right(ctx))
+
+        def compare(ctx: Any) -> bool:
+            a, b = left(ctx), right(ctx)
+            try:
+                return bool(op(a, b))
+            except TypeError:
+                raise _located(node, f"cannot compare {describe_value(a)} with {describe_value(b)}") from None
+
+        return compare
+
+    def c_Contains(self, node: n.Contains) -> Fn:
+        item, coll, negate = self(node.item), self(node.collection), node.negate
+
+        def contains(ctx: Any) -> bool:
+            found = item(ctx) in items_of(ctx, coll(ctx))
+            return not found if negate else found
+
+        return contains
+
+    def c_And(self, node: n.And) -> Fn:
+        a, b = self(node.left), self(node.right)
+        return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+
+    def c_Or(self, node: n.Or) -> Fn:
+        a, b = self(node.left), self(node.right)
+        return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+
+    def c_Not(self, node: n.Not) -> Fn:
+        a = self(node.operand)
+        return lambda ctx: not a(ctx)
+
+    def c_Neg(self, node: n.Neg) -> Fn:
+        a = self(node.operand)
+
+        def neg(ctx: Any) -> int:
+            v = a(ctx)
+            if type(v) is not int:
+                raise _located(node, f"'-' needs a number, got {describe_value(v)}")
+            return -v
+
+        return neg
+
+    def c_Seat(self, node: n.Seat) -> Fn:
+        who, step = self(node.player), node.step
+
+        def seat(ctx: Any) -> int:
+            p = who(ctx)
+            if type(p) is not int:
+                raise _located(node, f"'left of'/'right of' needs a player, got {describe_value(p)}")
+            return (p + step) % ctx.rules.players
+
+        return seat
+
+    def c_Call(self, node: n.Call) -> Fn:
+        sig = FUNCTIONS[node.func]
+        args = [self(a) for a in node.args]
+        impl = sig.impl
+        fname = node.func
+        if sig.per_item:
+            coll, key = args
+
+            def per_item(ctx: Any) -> Any:
+                env = ctx.env
+                old = env.get("$it", _MISSING)
+
+                def keyfn(item: Any) -> Any:
+                    env["$it"] = item
+                    return key(ctx)
+
+                try:
+                    return impl(ctx, coll(ctx), keyfn)
+                except TypeError as exc:
+                    raise _located(node, f"{fname}(): {exc}") from None
+                finally:
+                    if old is _MISSING:
+                        env.pop("$it", None)
+                    else:
+                        env["$it"] = old
+
+            return per_item
+
+        def call(ctx: Any) -> Any:
+            values = [a(ctx) for a in args]
+            try:
+                return impl(ctx, *values)
+            except (TypeError, ValueError, KeyError, IndexError) as exc:
+                raise _located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
+
+        return call
+
+
+def _text(ctx: Any, value: Any) -> str:
+    if type(value) is str:
+        return value
+    return ctx.rules.label_value(value) if type(value) is tuple else str(value)
+
+
+__all__ = ["Compiler", "cards_of", "items_of"]

@@ -1,0 +1,311 @@
+"""Built-in functions of the effect language.
+
+Each entry names its arity, a usage line and a doc line (the reference in docs/
+is made from them).  ``per_item`` functions evaluate their second argument once
+for each item of the first, with ``it`` bound to the item:
+``lowest(players, total of it)``.
+
+Implementations take the runtime context first; collections are tuples, cards
+and players are ints, a zone is its key (a str) and reads as its cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+
+@attrs.frozen
+class Sig:
+    min_args: int
+    max_args: int
+    usage: str
+    doc: str
+    impl: Callable[..., Any]
+    per_item: bool = False
+
+
+def cards_of(ctx: Any, value: Any) -> tuple[int, ...]:
+    """Cards of a zone key, a single card, a collection, or none."""
+    if type(value) is str:
+        return tuple(ctx.state.zones[value])
+    if type(value) is tuple:
+        return value
+    if value is None:
+        return ()
+    if type(value) is int:
+        return (value,)
+    if type(value) is list:
+        return tuple(value)
+    raise TypeError(f"expected cards, got {describe_value(value)}")
+
+
+def items_of(ctx: Any, value: Any) -> tuple[Any, ...]:
+    if type(value) is str:
+        return tuple(ctx.state.zones[value])
+    if type(value) is tuple:
+        return value
+    if type(value) is list:
+        return tuple(value)
+    if value is None:
+        return ()
+    return (value,)
+
+
+def describe_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"a truth value ({value})"
+    if isinstance(value, int):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a zone or text ({value!r})"
+    if isinstance(value, tuple):
+        return f"a collection of {len(value)}"
+    if value is None:
+        return "nothing (none)"
+    return type(value).__name__
+
+
+def _count(ctx: Any, value: Any) -> int:
+    if type(value) is str:
+        return len(ctx.state.zones[value])
+    if value is None:
+        return 0
+    if isinstance(value, (tuple, list)):
+        return len(value)
+    return 1
+
+
+def _top(ctx: Any, zone: Any, count: int = 1) -> tuple[int, ...]:
+    return cards_of(ctx, zone)[: max(count, 0)]
+
+
+def _bottom(ctx: Any, zone: Any, count: int = 1) -> tuple[int, ...]:
+    cards = cards_of(ctx, zone)
+    return cards[len(cards) - max(count, 0) :] if count > 0 else ()
+
+
+def _random(ctx: Any, source: Any, count: int = 1) -> tuple[Any, ...]:
+    items = list(items_of(ctx, source))
+    return tuple(ctx.state.rng.sample(items, min(max(count, 0), len(items))))
+
+
+def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ...]:
+    """Every non-empty set of cards sharing one value of ``prop``: 1, 2, ... of each value."""
+    by_value: dict[Any, list[int]] = {}
+    rules = ctx.rules
+    for card in cards_of(ctx, cards):
+        by_value.setdefault(rules.card_prop(card, prop), []).append(card)
+    out = []
+    for group in by_value.values():
+        for k in range(1, len(group) + 1):
+            out.append(tuple(group[:k]))
+    return tuple(out)
+
+
+def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]:
+    """Each group as it is, and each group plus exactly one extra card of a type not in it."""
+    rules = ctx.rules
+    extra_cards = cards_of(ctx, extras)
+    out = []
+    for group in items_of(ctx, groups):
+        group = cards_of(ctx, group)
+        out.append(group)
+        types = {rules.instance_type[c] for c in group}
+        seen: set[str] = set()
+        for extra in extra_cards:
+            etype = rules.instance_type[extra]
+            if etype in types or etype in seen or extra in group:
+                continue
+            seen.add(etype)
+            out.append(group + (extra,))
+    return tuple(out)
+
+
+def _ladder_score(ctx: Any, cards: Any) -> int:
+    """Sum, over card types, of the type's scoring ladder at the number of copies."""
+    counts: dict[str, int] = {}
+    itype = ctx.rules.instance_type
+    for card in cards_of(ctx, cards):
+        t = itype[card]
+        counts[t] = counts.get(t, 0) + 1
+    total = 0
+    defs = ctx.rules.defs
+    for t, k in counts.items():
+        ladder = defs[t].scoring
+        if ladder:
+            total += ladder[min(k, len(ladder)) - 1]
+    return total
+
+
+def _usable(ctx: Any, card: int, ability: str) -> bool:
+    return ctx.rules.usable(ctx, card, ability)
+
+
+def _label(ctx: Any, value: Any) -> str:
+    return ctx.rules.label_value(value)
+
+
+def _min(ctx: Any, *values: Any) -> Any:
+    return min(values)
+
+
+def _max(ctx: Any, *values: Any) -> Any:
+    return max(values)
+
+
+def _abs(ctx: Any, value: int) -> int:
+    return abs(value)
+
+
+def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Any]:
+    def impl(ctx: Any, collection: Any, key: Callable[[Any], Any]) -> Any:
+        return reduce([(item, key(item)) for item in items_of(ctx, collection)])
+
+    return impl
+
+
+def _lowest(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
+    if not pairs:
+        return ()
+    best = min(v for _, v in pairs)
+    return tuple(i for i, v in pairs if v == best)
+
+
+def _highest(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
+    if not pairs:
+        return ()
+    best = max(v for _, v in pairs)
+    return tuple(i for i, v in pairs if v == best)
+
+
+def _types(ctx: Any, cards: Any) -> tuple[str, ...]:
+    """The distinct card types among the cards, in order of first appearance."""
+    seen: dict[str, None] = {}
+    itype = ctx.rules.instance_type
+    for card in cards_of(ctx, cards):
+        seen.setdefault(itype[card], None)
+    return tuple(seen)
+
+
+def _owner(ctx: Any, zone: Any) -> Any:
+    if type(zone) is str and "/" in zone:
+        return int(zone.rsplit("/", 1)[1])
+    return None
+
+
+def _cards(ctx: Any, value: Any) -> tuple[int, ...]:
+    return cards_of(ctx, value)
+
+
+def _player_name(ctx: Any, player: Any) -> str:
+    return ctx.rules.player_label(player)
+
+
+def _option(ctx: Any, name: str) -> Any:
+    try:
+        return ctx.rules.options[name]
+    except KeyError:
+        raise KeyError(f"no option {name!r}") from None
+
+
+FUNCTIONS: dict[str, Sig] = {
+    "cards": Sig(
+        1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards
+    ),
+    "player_name": Sig(1, 1, "player_name(player)", "The name shown for a player.", _player_name),
+    "option": Sig(1, 1, 'option("name")', "The value of a game option.", _option),
+    "count": Sig(1, 1, "count(cards | zone | collection)", "How many items.", _count),
+    "top": Sig(1, 2, "top(zone, n=1)", "The top n cards of a zone (fewer if it holds fewer).", _top),
+    "bottom": Sig(1, 2, "bottom(zone, n=1)", "The bottom n cards of a zone.", _bottom),
+    "random": Sig(
+        1, 2, "random(collection, n=1)", "n distinct items picked at random by the game's generator.", _random
+    ),
+    "sets": Sig(
+        1,
+        2,
+        'sets(cards, "type")',
+        "Every set of 1, 2, ... cards that share one value of a property (default: type).",
+        _sets,
+    ),
+    "with_one": Sig(
+        2,
+        2,
+        "with_one(sets, extra_cards)",
+        "Each set as it is, and each set plus exactly one extra card of a type not already in it.",
+        _with_one,
+    ),
+    "ladder_score": Sig(
+        1,
+        1,
+        "ladder_score(cards)",
+        "Points of the cards by their types' scoring ladders (the last step holds for larger counts).",
+        _ladder_score,
+    ),
+    "usable": Sig(
+        2, 2, 'usable(card, "ability")', "Whether the card has that ability and its 'when' condition holds.", _usable
+    ),
+    "label": Sig(1, 1, "label(value)", "The text a choice shows for a card, player or set.", _label),
+    "types": Sig(1, 1, "types(cards)", "The distinct card types among the cards.", _types),
+    "owner": Sig(1, 1, "owner(zone)", "The player a zone belongs to (none for a shared zone).", _owner),
+    "min": Sig(1, 99, "min(a, b, ...)", "The smallest of the numbers.", _min),
+    "max": Sig(1, 99, "max(a, b, ...)", "The largest of the numbers.", _max),
+    "abs": Sig(1, 1, "abs(n)", "The absolute value.", _abs),
+    "sum": Sig(
+        2,
+        2,
+        "sum(collection, value of it)",
+        "The total of the value over the items.",
+        _per_item(lambda pairs: sum(v for _, v in pairs)),
+        per_item=True,
+    ),
+    "min_of": Sig(
+        2,
+        2,
+        "min_of(collection, value of it)",
+        "The smallest value over the items (none if empty).",
+        _per_item(lambda pairs: min((v for _, v in pairs), default=None)),
+        per_item=True,
+    ),
+    "max_of": Sig(
+        2,
+        2,
+        "max_of(collection, value of it)",
+        "The largest value over the items (none if empty).",
+        _per_item(lambda pairs: max((v for _, v in pairs), default=None)),
+        per_item=True,
+    ),
+    "lowest": Sig(
+        2,
+        2,
+        "lowest(collection, value of it)",
+        "The items whose value is the lowest (all of them on a tie).",
+        _per_item(_lowest),
+        per_item=True,
+    ),
+    "highest": Sig(
+        2,
+        2,
+        "highest(collection, value of it)",
+        "The items whose value is the highest (all of them on a tie).",
+        _per_item(_highest),
+        per_item=True,
+    ),
+    "any": Sig(
+        2,
+        2,
+        "any(collection, condition on it)",
+        "Whether the condition holds for at least one item.",
+        _per_item(lambda pairs: any(v for _, v in pairs)),
+        per_item=True,
+    ),
+    "every": Sig(
+        2,
+        2,
+        "every(collection, condition on it)",
+        "Whether the condition holds for every item.",
+        _per_item(lambda pairs: all(v for _, v in pairs)),
+        per_item=True,
+    ),
+}

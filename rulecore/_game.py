@@ -1,0 +1,252 @@
+"""``Game``: a cardset at a table of N players with options; makes, loads and replays states.
+
+``Rules`` is everything about one game that never changes while it is played
+(card instances, zone keys, compiled expressions, the node table used to save
+frames); every ``State`` of the game shares it, so cloning never copies it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable, Mapping
+
+from . import _interpreter as interp
+from . import _nodes as n
+from ._cardset import Cardset
+from ._checker import walk
+from ._compiler import Compiler
+from ._rng import Rng
+from ._state import State, state_from_json
+from .errors import IllegalActionError, OptionError, RuleError
+
+_MASK = (1 << 64) - 1
+
+
+def _mix_seed(seed: int) -> int:
+    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+    z = ((z ^ (z >> 33)) * 0xFF51AFD7ED558CCD) & _MASK
+    return z ^ (z >> 33)
+
+
+class _NoState:
+    """Stands in for a state while card inclusion is decided, before any state exists."""
+
+    round = 0
+    turn_player = None
+
+
+class Rules:
+    """The unchanging part of one game: shared by all its states."""
+
+    loop_limit = 10_000
+    done_label = "Done"
+
+    def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any]):
+        self.cardset = cardset
+        self.players = players
+        self.options = dict(options)
+        self.seats = tuple(range(players))
+        self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
+        self.defs = cardset.cards
+        self.compiler = Compiler()
+        self.fn = self.compiler
+
+        # zones
+        self.zone_keys: dict[str, tuple[str, ...]] = {}
+        self.zone_visibility: dict[str, str] = {}
+        self.zone_owner: dict[str, int | None] = {}
+        for name, z in cardset.zones.items():
+            if z.per_player:
+                keys = tuple(f"{name}/{p}" for p in range(players))
+                for p, key in enumerate(keys):
+                    self.zone_visibility[key] = z.visibility
+                    self.zone_owner[key] = p
+            else:
+                keys = (name,)
+                self.zone_visibility[name] = z.visibility
+                self.zone_owner[name] = None
+            self.zone_keys[name] = keys
+
+        # card instances
+        types: list[str] = []
+        ctx = interp.Ctx.__new__(interp.Ctx)
+        ctx.state = _NoState()  # type: ignore[assignment]
+        ctx.rules = self  # type: ignore[assignment]
+        ctx.env = {"$you": None, "$this": None}
+        for cid, card in cardset.cards.items():
+            if card.include_if is not None and not self.fn(card.include_if)(ctx):
+                continue
+            types.extend([cid] * card.count)
+        self.instance_type: tuple[str, ...] = tuple(types)
+        self._names = tuple(self.defs[t].name for t in types)
+
+        # node table, so frames can be saved as numbers
+        self.nodes: list[Any] = []
+        self.node_id: dict[int, int] = {}
+        roots: list[Any] = [cardset.program]
+        roots += [p.body for _, p in sorted(cardset.procedures.items())]
+        for cid, card in cardset.cards.items():
+            roots += [a.body for _, a in sorted(card.abilities.items())]
+        for root in roots:
+            for node in walk(root):
+                if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
+                    self.node_id[id(node)] = len(self.nodes)
+                    self.nodes.append(node)
+
+    # ---- cards
+    def card_name(self, card: int) -> str:
+        return self._names[card]
+
+    def card_prop(self, card: int, prop: str) -> Any:
+        t = self.instance_type[card]
+        if prop == "type":
+            return t
+        d = self.defs[t]
+        if prop == "name":
+            return d.name
+        if prop == "tags":
+            return d.tags
+        return d.props.get(prop)
+
+    def usable(self, ctx: Any, card: int, ability: str) -> bool:
+        a = self.defs[self.instance_type[card]].abilities.get(ability)
+        if a is None:
+            return False
+        if a.when is None:
+            return True
+        sub = interp.Ctx(ctx.state, {"$you": ctx.env.get("$you"), "$this": card})
+        return bool(self.fn(a.when)(sub))
+
+    # ---- labels
+    def player_label(self, player: Any) -> str:
+        return f"Player {player}" if type(player) is int else "the game"
+
+    def group_label(self, cards: Iterable[int]) -> str:
+        counts: dict[str, int] = {}
+        for c in cards:
+            name = self._names[c]
+            counts[name] = counts.get(name, 0) + 1
+        if not counts:
+            return "nothing"
+        return " + ".join(f"{k} {name}" for name, k in counts.items())
+
+    def label_for(self, kind: str, value: Any) -> str:
+        if kind in ("player", "players"):
+            return self.player_label(value)
+        if kind in ("card", "cards"):
+            return self._names[value]
+        if kind == "set":
+            return self.group_label(value)
+        return self.label_value(value)
+
+    def label_value(self, value: Any) -> str:
+        if type(value) is tuple:
+            return self.group_label(value)
+        if type(value) is int:
+            return self._names[value] if 0 <= value < len(self._names) else str(value)
+        if value is None:
+            return "none"
+        return str(value)
+
+
+class Game:
+    """A cardset played by ``players`` players with ``options``."""
+
+    def __init__(
+        self,
+        cardset: Cardset,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        record_events: bool = True,
+    ):
+        if not isinstance(cardset, Cardset):
+            raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
+        if type(players) is not int or not cardset.min_players <= players <= cardset.max_players:
+            raise OptionError(
+                f"'{cardset.name}' is for {cardset.min_players} to {cardset.max_players} players (got {players!r})"
+            )
+        self.cardset = cardset
+        self.players = players
+        self.options = self._resolve_options(options or {})
+        self.record_events = record_events
+        self.rules = Rules(cardset, players, self.options)
+
+    def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        specs = self.cardset.options
+        resolved = {name: spec.default for name, spec in specs.items()}
+        for name, value in given.items():
+            spec = specs.get(name)
+            if spec is None:
+                guess = difflib.get_close_matches(name, list(specs), n=1)
+                hint = f" -- did you mean '{guess[0]}'?" if guess else f" (options: {', '.join(specs) or 'none'})"
+                raise OptionError(f"'{self.cardset.name}' has no option '{name}'{hint}")
+            if isinstance(spec.default, int) and not isinstance(spec.default, bool) and isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise OptionError(f"option '{name}' must be an integer (got {value!r})") from None
+            if isinstance(spec.default, bool) and isinstance(value, str):
+                if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                    raise OptionError(f"option '{name}' must be true or false (got {value!r})")
+                value = value.lower() in ("true", "yes", "1")
+            if spec.choices is not None and value not in spec.choices:
+                raise OptionError(
+                    f"option '{name}' must be one of {', '.join(map(repr, spec.choices))} (got {value!r})"
+                )
+            resolved[name] = value
+        return resolved
+
+    def new_game(self, seed: int = 0) -> State:
+        """A new game, set up and run to its first decision."""
+        if type(seed) is not int:
+            raise OptionError(f"seed must be an integer (got {seed!r})")
+        rules = self.rules
+        s = State(self)
+        s.seed = seed
+        s.rng = Rng(_mix_seed(seed))
+        s.zones = {key: [] for key in rules.zone_visibility}
+        start = rules.zone_keys[self.cardset.start_zone][0]
+        s.zones[start] = list(range(len(rules.instance_type)))
+        s.where = [start] * len(rules.instance_type)
+        s.counters = {
+            name: [c.initial] * (rules.players if c.per_player else 1) for name, c in self.cardset.counters.items()
+        }
+        s.vars = dict(self.cardset.vars)
+        s.round = 0
+        s.phase = None
+        s.turn_player = None
+        s.turns = 0
+        s.extra_turns = [0] * rules.players
+        s.revealed = set()
+        s.faceup = set()
+        s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
+        s.decision = None
+        s.pending_values = ()
+        s.history = []
+        s.log = []
+        s.terminal = False
+        s.round_log = []
+        s.winners = ()
+        interp.run(s)
+        return s
+
+    def load_state(self, text: str) -> State:
+        """A state saved with ``State.to_json``."""
+        return state_from_json(self, text)
+
+    def replay(self, seed: int, actions: Iterable[str]) -> State:
+        """The state reached from ``seed`` by ``actions``; identical to the original."""
+        state = self.new_game(seed)
+        for i, action in enumerate(actions):
+            try:
+                state.apply(action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"replay: action {i} ({action!r}) is not legal: {exc}") from None
+        return state
+
+    def __repr__(self) -> str:
+        return f"<Game {self.cardset.name}, {self.players} players, options={self.options}>"
+
+
+__all__ = ["Game", "Rules", "RuleError"]

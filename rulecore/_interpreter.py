@@ -1,0 +1,569 @@
+"""The statement interpreter: one generic machine for every game.
+
+Execution state is data in the ``State``: a stack of frames
+``(node, pc, data, env)`` where ``node`` is the running statement, ``pc`` how
+far it got, ``data`` a tuple it keeps (the items of a ``for each``, the options
+of a choice) and ``env`` the local variables of the running effect (shared by
+the frames of one call).  A choice stores a ``Decision`` in the state and the
+machine stops; ``resume`` records the answer and runs on.  There is no Python
+call stack to save, so a state can be cloned, saved and loaded at any point.
+
+Handlers are looked up by node class in ``HANDLERS``; the machine never sees
+a lark tree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import _nodes as n
+from ._compiler import EvalError
+from ._functions import cards_of, describe_value, items_of
+from .errors import RuleError
+
+if TYPE_CHECKING:
+    from ._state import State
+
+Frame = tuple[Any, int, Any, dict]
+
+
+class Decision:
+    """A pending choice: who chooses, what they are asked, the labelled options."""
+
+    __slots__ = ("player", "prompt", "options", "kind")
+
+    def __init__(self, player: int, prompt: str, options: tuple["Option", ...], kind: str):
+        self.player = player
+        self.prompt = prompt
+        self.options = options
+        self.kind = kind
+
+    @property
+    def actions(self) -> list[str]:
+        return [o.action for o in self.options]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "prompt": self.prompt,
+            "kind": self.kind,
+            "options": [o.label for o in self.options],
+        }
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, prompt={self.prompt!r}, options={[o.label for o in self.options]})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Decision)
+            and (self.player, self.prompt, self.options, self.kind)
+            == (other.player, other.prompt, other.options, other.kind)
+        )
+
+
+class Option:
+    """One choice: ``action`` is what ``apply`` takes, ``label`` what a person reads."""
+
+    __slots__ = ("action", "label")
+
+    def __init__(self, action: str, label: str):
+        self.action = action
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"Option({self.action!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and (self.action, self.label) == (other.action, other.label)
+
+    def __hash__(self) -> int:
+        return hash((self.action, self.label))
+
+
+class Ctx:
+    """What an expression sees: the state, the game's rules and the local variables."""
+
+    __slots__ = ("state", "rules", "env")
+
+    def __init__(self, state: "State", env: dict):
+        self.state = state
+        self.rules = state.rules
+        self.env = env
+
+
+def ev(state: "State", node: Any, env: dict) -> Any:
+    """Evaluate an expression node in the given locals."""
+    return state.rules.fn(node)(Ctx(state, env))
+
+
+# --------------------------------------------------------------------------- the machine
+
+
+def run(state: "State") -> None:
+    """Run until a decision is pending or the game is over."""
+    stack = state.stack
+    handlers = HANDLERS
+    while stack and state.decision is None:
+        frame = stack[-1]
+        handlers[type(frame[0])](state, frame)
+    if not stack and not state.terminal:
+        state.finish()
+
+
+def resume(state: "State", index: int) -> None:
+    """Answer the pending decision with option ``index`` and run on."""
+    frame = state.stack[-1]
+    state.decision = None
+    RESUMERS[type(frame[0])](state, frame, index)
+    run(state)
+
+
+def _you(env: dict) -> Any:
+    return env.get("$you")
+
+
+# ---- simple statements: never pause, never push
+
+
+def s_let(state: "State", node: n.Let, env: dict) -> None:
+    env[node.name] = ev(state, node.value, env)
+
+
+def s_setvar(state: "State", node: n.SetVar, env: dict) -> None:
+    state.vars[node.name] = ev(state, node.value, env)
+
+
+def s_counter(state: "State", node: n.CounterOp, env: dict) -> None:
+    target = node.target
+    value = ev(state, node.value, env)
+    if type(value) is not int:
+        raise RuleError(f"'{node.op}' needs a number, got {describe_value(value)}", node.span)
+    idx = 0
+    if target.owner is not None:
+        idx = ev(state, target.owner, env)
+        if type(idx) is not int or not 0 <= idx < state.rules.players:
+            raise RuleError(f"'{target.counter} of ...' needs a player, got {describe_value(idx)}", node.span)
+    state.change_counter(target.counter, idx, node.op, value)
+
+
+def s_move(state: "State", node: n.Move, env: dict) -> None:
+    cards = ev(state, node.cards, env)
+    dest = ev(state, node.dest, env)
+    if type(dest) is not str or dest not in state.zones:
+        raise RuleError(f"'move ... to' needs a zone, got {describe_value(dest)}", node.span)
+    try:
+        ids = cards_of(Ctx(state, env), cards)
+    except TypeError as exc:
+        raise RuleError(f"'move' {exc}", node.span) from None
+    if ids:
+        state.move(ids, dest, node.position, node.face, _you(env))
+
+
+def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
+    zone = _zone(state, node, node.zone, env, "shuffle")
+    state.rng.shuffle(state.zones[zone])
+    state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
+
+
+def s_reveal(state: "State", node: n.Reveal, env: dict) -> None:
+    zone = _zone(state, node, node.zone, env, "reveal")
+    state.reveal(zone)
+
+
+def s_hide(state: "State", node: n.Hide, env: dict) -> None:
+    zone = _zone(state, node, node.zone, env, "hide")
+    state.revealed.discard(zone)
+
+
+def s_look(state: "State", node: n.Look, env: dict) -> None:
+    who = ev(state, node.who, env) if node.who is not None else _you(env)
+    value = ev(state, node.cards, env)
+    ids = cards_of(Ctx(state, env), value)
+    state.look(who, ids, value if type(value) is str else None)
+
+
+def s_extra_turn(state: "State", node: n.ExtraTurn, env: dict) -> None:
+    who = ev(state, node.player, env) if node.player is not None else _you(env)
+    if type(who) is not int:
+        raise RuleError(f"'take another turn' needs a player, got {describe_value(who)}", node.span)
+    state.extra_turns[who] += 1
+    state.emit("extra-turn", f"{state.player_label(who)} will take another turn", actor=who)
+
+
+def s_say(state: "State", node: n.Say, env: dict) -> None:
+    text = ev(state, node.text, env)
+    to = None
+    if node.to is not None:
+        target = ev(state, node.to, env)
+        to = tuple(items_of(Ctx(state, env), target))
+    state.emit("say", str(text), to=to, actor=_you(env))
+
+
+def _zone(state: "State", node: Any, expr: Any, env: dict, what: str) -> str:
+    zone = ev(state, expr, env)
+    if type(zone) is not str or zone not in state.zones:
+        raise RuleError(f"'{what}' needs a zone, got {describe_value(zone)}", node.span)
+    return zone
+
+
+SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
+    n.Let: s_let,
+    n.SetVar: s_setvar,
+    n.CounterOp: s_counter,
+    n.Move: s_move,
+    n.Shuffle: s_shuffle,
+    n.Reveal: s_reveal,
+    n.Hide: s_hide,
+    n.Look: s_look,
+    n.ExtraTurn: s_extra_turn,
+    n.Say: s_say,
+}
+
+
+def _guard(fn: Callable[..., None]) -> Callable[..., None]:
+    """Turn internal failures into RuleErrors that name the statement."""
+
+    def wrapped(state: "State", node: Any, env: dict) -> None:
+        try:
+            fn(state, node, env)
+        except RuleError:
+            raise
+        except EvalError as exc:
+            raise RuleError(str(exc), getattr(exc.node, "span", None)) from None
+
+    return wrapped
+
+
+# ---- frames
+
+
+def h_simple(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    SIMPLE[type(node)](state, node, env)
+    state.stack.pop()
+
+
+def h_block(state: "State", frame: Frame) -> None:
+    node, pc, _, env = frame
+    body = node.body
+    stack = state.stack
+    simple = SIMPLE
+    end = len(body)
+    while pc < end:
+        stmt = body[pc]
+        pc += 1
+        run_simple = simple.get(type(stmt))
+        if run_simple is not None:
+            run_simple(state, stmt, env)
+            continue
+        if pc < end:
+            stack[-1] = (node, pc, None, env)
+        else:
+            stack.pop()  # tail position: the block is done once the child is
+        stack.append((stmt, 0, None, env))
+        return
+    stack.pop()
+
+
+def h_if(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    for cond, body in node.branches:
+        if ev(state, cond, env):
+            state.stack[-1] = (body, 0, None, env)
+            return
+    if node.orelse is not None:
+        state.stack[-1] = (node.orelse, 0, None, env)
+    else:
+        state.stack.pop()
+
+
+def h_for(state: "State", frame: Frame) -> None:
+    node, pc, items, env = frame
+    if items is None:
+        items = tuple(items_of(Ctx(state, env), ev(state, node.items, env)))
+    if pc < len(items):
+        env[node.var] = items[pc]
+        state.stack[-1] = (node, pc + 1, items, env)
+        state.stack.append((node.body, 0, None, env))
+    else:
+        state.stack.pop()
+
+
+def h_while(state: "State", frame: Frame) -> None:
+    node, pc, _, env = frame
+    if ev(state, node.cond, env):
+        if pc >= state.rules.loop_limit:
+            raise RuleError(f"'while' ran {pc} times; is its condition ever false?", node.span)
+        state.stack[-1] = (node, pc + 1, None, env)
+        state.stack.append((node.body, 0, None, env))
+    else:
+        state.stack.pop()
+
+
+def h_repeat(state: "State", frame: Frame) -> None:
+    node, pc, times, env = frame
+    if times is None:
+        times = ev(state, node.count, env)
+        if type(times) is not int:
+            raise RuleError(f"'repeat' needs a number, got {describe_value(times)}", node.span)
+    if pc < times:
+        state.stack[-1] = (node, pc + 1, times, env)
+        state.stack.append((node.body, 0, None, env))
+    else:
+        state.stack.pop()
+
+
+_LOOPS = (n.ForEach, n.While, n.Repeat)
+
+
+def h_break(state: "State", frame: Frame) -> None:
+    stack = state.stack
+    stack.pop()
+    while stack:
+        top = stack.pop()
+        if isinstance(top[0], _LOOPS):
+            return
+
+
+def h_call(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    proc = state.rules.cardset.procedures[node.name]
+    new_env = {"$you": env.get("$you"), "$this": env.get("$this")}
+    for param, arg in zip(proc.params, node.args):
+        new_env[param] = ev(state, arg, env)
+    state.stack[-1] = (proc.body, 0, None, new_env)
+
+
+def h_use(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    card = ev(state, node.card, env)
+    if type(card) is not int:
+        raise RuleError(f"'use' needs a card, got {describe_value(card)}", node.span)
+    ability = state.rules.defs[state.rules.instance_type[card]].abilities.get(node.ability)
+    if ability is None:
+        raise RuleError(f"{state.rules.card_name(card)} has no ability '{node.ability}'", node.span)
+    state.emit("use", f"{state.player_label(env.get('$you'))} uses {state.rules.card_name(card)}",
+               actor=env.get("$you"))
+    state.stack[-1] = (ability.body, 0, None, {"$you": env.get("$you"), "$this": card})
+
+
+def h_phase(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    state.phase = node.name
+    state.emit("phase", f"Phase: {node.name}", phase=node.name)
+    state.stack[-1] = (node.body, 0, None, env)
+
+
+def h_rounds(state: "State", frame: Frame) -> None:
+    node, pc, _, env = frame
+    if pc == 1:  # a round just ended
+        state.end_round()
+        if ev(state, node.until, env):
+            state.stack.pop()
+            return
+    state.round += 1
+    state.emit("round", f"Round {state.round} begins", round=state.round)
+    state.stack[-1] = (node, 1, None, env)
+    state.stack.append((node.body, 0, None, env))
+
+
+def h_turns(state: "State", frame: Frame) -> None:
+    node, pc, current, env = frame
+    rules = state.rules
+    players = rules.players
+    ctx = Ctx(state, env)
+    skip = rules.fn(node.skip) if node.skip is not None else None
+
+    def skipped(p: int) -> bool:
+        if skip is None:
+            return False
+        old = env.get("$it")
+        env["$it"] = p
+        try:
+            return bool(skip(ctx))
+        finally:
+            env["$it"] = old
+
+    def next_from(p: int, include: bool) -> int | None:
+        for k in range(0 if include else 1, players + (0 if include else 1)):
+            q = (p + node.step * k) % players
+            if not skipped(q):
+                return q
+        return None
+
+    if pc == 0:
+        first = ev(state, node.first, env)
+        if type(first) is not int:
+            raise RuleError(f"'take turns from' needs a player, got {describe_value(first)}", node.span)
+        nxt = next_from(first, include=True)
+    else:
+        if ev(state, node.until, env):
+            state.extra_turns = [0] * players
+            state.stack.pop()
+            return
+        if state.extra_turns[current] > 0 and not skipped(current):
+            state.extra_turns[current] -= 1
+            nxt = current
+        else:
+            state.extra_turns[current] = 0
+            nxt = next_from(current, include=False)
+    if nxt is None:
+        state.extra_turns = [0] * players
+        state.stack.pop()
+        return
+    state.turn_player = nxt
+    state.turns += 1
+    state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
+    state.stack[-1] = (node, 1, nxt, env)
+    state.stack.append((node.body, 0, None, {"$you": nxt, "$this": None}))
+
+
+def h_end_game(state: "State", frame: Frame) -> None:
+    state.stack.clear()
+
+
+# ---- choices
+
+
+def _chooser(state: "State", node: Any, env: dict) -> int:
+    who = ev(state, node.chooser, env) if node.chooser is not None else env.get("$you")
+    if type(who) is not int or not 0 <= who < state.rules.players:
+        raise RuleError(f"a choice needs a player to make it, got {describe_value(who)}", node.span)
+    return who
+
+
+def h_choose(state: "State", frame: Frame) -> None:
+    node, pc, data, env = frame
+    rules = state.rules
+    if data is None:
+        source = ev(state, node.source, env)
+        values = items_of(Ctx(state, env), source)
+        if node.kind in ("set",) and type(source) is tuple:
+            values = tuple(cards_of(Ctx(state, env), v) for v in values)
+        count = None
+        if node.count is not None:
+            count = ev(state, node.count, env)
+            if type(count) is not int:
+                raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
+        if node.mode == "one":
+            if not values:
+                raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
+            data = (values, (), 1, False)
+        else:
+            need = len(values) if count is None else count
+            if node.mode == "exactly" and need > len(values):
+                raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
+            data = (values, (), min(need, len(values)), node.mode == "upto")
+    values, picked, need, optional = data
+    if len(picked) >= need or (not values):
+        env[node.var] = picked if node.mode != "one" else picked[0]
+        state.stack.pop()
+        return
+    labels: dict[str, int] = {}
+    for i, value in enumerate(values):
+        labels.setdefault(rules.label_for(node.kind, value), i)
+    options = [(label, i) for label, i in labels.items()]
+    if optional:
+        options.append((rules.done_label, -1))
+    if len(options) == 1:
+        _pick(state, frame, node, data, options[0][1])
+        return
+    chooser = _chooser(state, node, env)
+    prompt = node.prompt or f"Choose {node.kind}"
+    if node.mode != "one" and need > 1:
+        prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
+    state.stack[-1] = (node, pc, data, env)
+    state.ask(chooser, prompt, tuple(label for label, _ in options), tuple(i for _, i in options), node.kind)
+
+
+def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
+    values, picked, need, optional = data
+    env = frame[3]
+    if index < 0:  # done
+        data = ((), picked, need, optional)
+    else:
+        value = values[index]
+        data = (values[:index] + values[index + 1 :], picked + (value,), need, optional)
+    state.stack[-1] = (node, 1, data, env)
+
+
+def r_choose(state: "State", frame: Frame, index: int) -> None:
+    node = frame[0]
+    _pick(state, frame, node, frame[2], state.pending_values[index])
+
+
+def h_menu(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    rules = state.rules
+    ctx = Ctx(state, env)
+    entries: list[tuple[str, int, Any]] = []
+    seen: set[str] = set()
+    for idx, item in enumerate(node.items):
+        if isinstance(item, n.StaticOption):
+            if item.cond is None or rules.fn(item.cond)(ctx):
+                if item.label not in seen:
+                    seen.add(item.label)
+                    entries.append((item.label, idx, None))
+            continue
+        had = item.var in env
+        old = env.get(item.var)
+        for value in items_of(ctx, rules.fn(item.source)(ctx)):
+            env[item.var] = value
+            if item.cond is not None and not rules.fn(item.cond)(ctx):
+                continue
+            label = rules.fn(item.label)(ctx) if item.label is not None else rules.label_value(value)
+            label = str(label)
+            if label not in seen:
+                seen.add(label)
+                entries.append((label, idx, value))
+        if had:
+            env[item.var] = old
+        else:
+            env.pop(item.var, None)
+    if not entries:
+        raise RuleError("no option of this choice is available", node.span)
+    data = tuple(entries)
+    if len(entries) == 1:
+        _take_option(state, (node, 1, data, env), 0)
+        return
+    chooser = _chooser(state, node, env)
+    state.stack[-1] = (node, 1, data, env)
+    state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
+
+
+def _take_option(state: "State", frame: Frame, index: int) -> None:
+    node, _, entries, env = frame
+    label, idx, value = entries[index]
+    item = node.items[idx]
+    if isinstance(item, n.DynamicOption):
+        env[item.var] = value
+    state.stack[-1] = (item.body, 0, None, env)
+
+
+def r_menu(state: "State", frame: Frame, index: int) -> None:
+    _take_option(state, frame, state.pending_values[index])
+
+
+HANDLERS: dict[type, Callable[["State", Frame], None]] = {
+    n.Block: h_block,
+    n.If: h_if,
+    n.ForEach: h_for,
+    n.While: h_while,
+    n.Repeat: h_repeat,
+    n.Break: h_break,
+    n.CallProc: h_call,
+    n.UseAbility: h_use,
+    n.Phase: h_phase,
+    n.Rounds: h_rounds,
+    n.Turns: h_turns,
+    n.EndGame: h_end_game,
+    n.Choose: h_choose,
+    n.Menu: h_menu,
+}
+for _cls in SIMPLE:
+    HANDLERS[_cls] = h_simple
+
+RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
+    n.Choose: r_choose,
+    n.Menu: r_menu,
+}

@@ -1,0 +1,391 @@
+"""Effect-language nodes: frozen attrs classes, each with the source span it came from.
+
+Expressions compute values and never pause; statements change the state and may
+pause for a decision.  The parser builds these, the checker reads them, the
+compiler turns expressions into closures and the interpreter runs statements.
+No node refers to lark.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import attrs
+
+from .errors import Span
+
+NOSPAN = Span()
+
+
+def _span() -> Any:
+    return attrs.field(default=NOSPAN, eq=False, repr=False)
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class Expr:
+    """Base of expressions."""
+
+
+@attrs.frozen
+class Literal(Expr):
+    value: Any
+    span: Span = _span()
+
+
+@attrs.frozen
+class ListExpr(Expr):
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Var(Expr):
+    """A local variable bound by let, for each, choose or an option."""
+
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Builtin(Expr):
+    """A name the engine provides: you, this, it, players, opponents, round, ..."""
+
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class GameVar(Expr):
+    """A game-wide variable declared under ``vars:``."""
+
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ZoneRef(Expr):
+    """A zone: shared (owner None) or one player's (``hand of you``)."""
+
+    zone: str
+    owner: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class CounterRef(Expr):
+    """A counter: game-wide (owner None) or one player's (``score of you``)."""
+
+    counter: str
+    owner: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Attr(Expr):
+    """A property of a card: ``c.name``, ``c.type``, ``c.tags``, or one declared under ``props``."""
+
+    obj: Expr
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Where(Expr):
+    """Items of a collection for which the condition holds, with ``it`` bound to each."""
+
+    source: Expr
+    cond: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class BinOp(Expr):
+    op: str  # + - * / %
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Compare(Expr):
+    op: str  # == != < <= > >=
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Contains(Expr):
+    item: Expr
+    collection: Expr
+    negate: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class And(Expr):
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Or(Expr):
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Seat(Expr):
+    """The player ``step`` seats clockwise (1, to the left) or counterclockwise (-1)."""
+
+    player: Expr
+    step: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class Call(Expr):
+    """A call of a built-in function: ``count(hand of you)``."""
+
+    func: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Stmt:
+    """Base of statements."""
+
+
+@attrs.frozen
+class Block(Stmt):
+    body: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Let(Stmt):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class SetVar(Stmt):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class CounterOp(Stmt):
+    op: str  # add | subtract | set
+    target: CounterRef
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Move(Stmt):
+    cards: Expr
+    dest: Expr
+    position: str  # top | bottom | random
+    face: Optional[str]  # up | down | None (keeps the zone's rule)
+    span: Span = _span()
+
+
+@attrs.frozen
+class Shuffle(Stmt):
+    zone: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Reveal(Stmt):
+    zone: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Hide(Stmt):
+    zone: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Look(Stmt):
+    cards: Expr
+    who: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...]
+    orelse: Optional[Block]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ForEach(Stmt):
+    var: str
+    items: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class While(Stmt):
+    cond: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Break(Stmt):
+    span: Span = _span()
+
+
+@attrs.frozen
+class CallProc(Stmt):
+    """``call name(args)``: run a procedure declared under ``procedures:``."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class UseAbility(Stmt):
+    """``use "play" of c``: run the named ability of card ``c`` with ``this`` bound to it."""
+
+    ability: str
+    card: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Choose(Stmt):
+    """``let x = choose [N | up to N] KIND from SOURCE [by P] ["prompt"]``."""
+
+    var: str
+    kind: str  # player players card cards set number value
+    mode: str  # one | exactly | upto
+    count: Optional[Expr]
+    source: Expr
+    chooser: Optional[Expr]
+    prompt: Optional[str]
+    span: Span = _span()
+
+
+@attrs.frozen
+class StaticOption:
+    label: str
+    cond: Optional[Expr]
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class DynamicOption:
+    var: str
+    source: Expr
+    label: Optional[Expr]
+    cond: Optional[Expr]
+    body: Block
+    span: Span = _span()
+
+
+MenuItem = Union[StaticOption, DynamicOption]
+
+
+@attrs.frozen
+class Menu(Stmt):
+    """``choose by P "prompt" { option ... }``: a labelled choice between branches."""
+
+    chooser: Optional[Expr]
+    prompt: Optional[str]
+    items: tuple[MenuItem, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
+class ExtraTurn(Stmt):
+    player: Optional[Expr]
+    span: Span = _span()
+
+
+@attrs.frozen
+class Turns(Stmt):
+    """``take turns from P [counterclockwise] [skipping COND] until COND { turn }``."""
+
+    first: Expr
+    step: int  # +1 clockwise, -1 counterclockwise
+    skip: Optional[Expr]
+    until: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndGame(Stmt):
+    span: Span = _span()
+
+
+@attrs.frozen
+class Say(Stmt):
+    text: Expr
+    to: Optional[Expr]
+    span: Span = _span()
+
+
+# Structural statements made from the YAML flow, not from effect text.
+
+
+@attrs.frozen
+class Phase(Stmt):
+    """A named phase of a round; entering it is logged and shown in views."""
+
+    name: str
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
+class Rounds(Stmt):
+    """Play rounds of the phases until the condition holds after a round."""
+
+    until: Expr
+    body: Block
+    span: Span = _span()
+
+
+SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Reveal, Hide, Look, ExtraTurn, Say)
+"""Statements that never pause and never push frames: run inline by a block."""

@@ -1,0 +1,167 @@
+"""The JSON Schema of cardset files: used to check structure at load, printed for editors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+EFFECT = {"type": "string", "description": "Effect-language text (statements)."}
+EXPR = {
+    "description": "An effect-language expression.",
+    "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}],
+}
+NAME = {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}
+VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
+
+ABILITY = {
+    "description": "An ability: effect text, or a mapping with a 'when' condition and the effect under 'do'.",
+    "anyOf": [
+        EFFECT,
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["do"],
+            "properties": {"when": EXPR, "do": EFFECT, "text": {"type": "string"}},
+        },
+    ],
+}
+
+CARD = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["count"],
+    "properties": {
+        "name": {"type": "string", "description": "Display name (default: the id, capitalised)."},
+        "count": {"type": "integer", "minimum": 0, "description": "Copies in the deck."},
+        "include_if": {**EXPR, "description": "Only in the game when this holds (e.g. player_count > 2)."},
+        "tags": {"type": "array", "items": NAME, "uniqueItems": True},
+        "props": {
+            "type": "object",
+            "description": "Further properties, read as c.<name>.",
+            "propertyNames": NAME,
+            "additionalProperties": {"type": ["string", "integer", "boolean"]},
+        },
+        "scoring": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "minItems": 1,
+            "description": "Points for 1, 2, 3, ... copies; the last value holds for larger counts.",
+        },
+        "text": {"type": "string", "description": "Rules text as printed, for people."},
+        "abilities": {"type": "object", "propertyNames": NAME, "additionalProperties": ABILITY},
+    },
+}
+
+ZONE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["owner", "visibility"],
+    "properties": {
+        "owner": {"enum": ["player", "none"], "description": "One per player, or one shared zone."},
+        "visibility": {**VISIBILITY, "description": "Who sees the cards (until a 'reveal')."},
+        "description": {"type": "string"},
+    },
+}
+
+COUNTER = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["owner"],
+    "properties": {
+        "owner": {"enum": ["player", "none"]},
+        "initial": {"type": "integer"},
+        "min": {"type": "integer"},
+        "max": {"type": "integer"},
+        "visibility": VISIBILITY,
+        "per_round": {"type": "boolean", "description": "Record its value at the end of every round."},
+        "description": {"type": "string"},
+    },
+}
+
+PROCEDURE = {
+    "anyOf": [
+        EFFECT,
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["do"],
+            "properties": {"params": {"type": "array", "items": NAME}, "do": EFFECT, "description": {"type": "string"}},
+        },
+    ]
+}
+
+PHASE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "do"],
+    "properties": {"name": NAME, "do": EFFECT, "description": {"type": "string"}},
+}
+
+OPTION = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["default"],
+    "properties": {
+        "default": {"type": ["string", "integer", "boolean"]},
+        "choices": {"type": "array", "items": {"type": ["string", "integer", "boolean"]}, "minItems": 1},
+        "description": {"type": "string"},
+    },
+}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "rulecore cardset",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "players", "zones", "cards", "flow", "end"],
+    "properties": {
+        "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+        "title": {"type": "string"},
+        "description": {"type": "string"},
+        "players": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["min", "max"],
+            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+        },
+        "zones": {"type": "object", "propertyNames": NAME, "additionalProperties": ZONE, "minProperties": 1},
+        "counters": {"type": "object", "propertyNames": NAME, "additionalProperties": COUNTER},
+        "vars": {
+            "type": "object",
+            "propertyNames": NAME,
+            "additionalProperties": {"type": ["string", "integer", "boolean", "null"]},
+        },
+        "options": {"type": "object", "propertyNames": NAME, "additionalProperties": OPTION},
+        "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD, "minProperties": 1},
+        "procedures": {"type": "object", "propertyNames": NAME, "additionalProperties": PROCEDURE},
+        "setup": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["cards_in"],
+            "properties": {"cards_in": NAME, "do": EFFECT},
+        },
+        "flow": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "rounds": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["until", "phases"],
+                    "properties": {"until": EXPR, "phases": {"type": "array", "items": PHASE, "minItems": 1}},
+                },
+                "phases": {"type": "array", "items": PHASE, "minItems": 1},
+            },
+        },
+        "end": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["winners"],
+            "properties": {
+                "winners": {**EXPR, "description": "The winning players, evaluated when the game ends."},
+                "totals": {**NAME, "description": "The per-player counter reported as totals in result()."},
+                "round_scores": {**NAME, "description": "The per_round counter reported per round in result()."},
+            },
+        },
+        "heuristic": {**EXPR, "description": "A number: how good the state is for 'you' (used by bots)."},
+    },
+}

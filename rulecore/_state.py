@@ -1,0 +1,487 @@
+"""The game state: plain data, one generic machine, the OpenSpiel-like API.
+
+A ``State`` holds zones (lists of card ids, top first), counters, game
+variables, the random generator, the interpreter's frame stack, the pending
+decision, the action history and the event log.  Nothing in it is a Python
+call stack or a callback, so ``clone`` copies a few lists and ``to_json``
+writes everything there is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from . import _interpreter as interp
+from ._interpreter import Ctx, Decision, Option
+from ._rng import Rng
+from .errors import IllegalActionError, RuleError, StateError
+
+if TYPE_CHECKING:
+    from ._game import Game, Rules
+
+FORMAT = "rulecore-state/1"
+
+
+class State:
+    """One game in progress. Create with ``Game.new_game(seed)``."""
+
+    __slots__ = (
+        "game", "rules", "seed", "rng", "zones", "where", "counters", "vars", "round", "phase", "turn_player",
+        "turns", "extra_turns", "revealed", "faceup", "stack", "decision", "pending_values", "history", "log",
+        "terminal", "round_log", "winners", "record_events",
+    )
+
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.rules: Rules = game.rules
+        self.record_events = game.record_events
+
+    # ------------------------------------------------------------------ API
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose decision is pending; None when the game is over."""
+        return self.decision.player if self.decision is not None else None
+
+    def legal_actions(self) -> list[str]:
+        """The actions ``apply`` accepts now (empty when the game is over)."""
+        if self.decision is None:
+            return []
+        return [o.action for o in self.decision.options]
+
+    def apply(self, action: str) -> None:
+        """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        index = -1
+        for i, option in enumerate(decision.options):
+            if option.action == action:
+                index = i
+                break
+        if index < 0:
+            shown = ", ".join(repr(o.action) for o in decision.options[:12])
+            more = ", ..." if len(decision.options) > 12 else ""
+            raise IllegalActionError(
+                f"{action!r} is not legal now; {self.player_label(decision.player)} must choose one of: {shown}{more}"
+            )
+        self.history.append(action)
+        try:
+            interp.resume(self, index)
+        except RuleError:
+            self._restore_before_last()
+            raise
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """Per seat: 1.0 for each winner, 0.0 otherwise (all 0.0 before the end)."""
+        if not self.terminal:
+            return [0.0] * self.rules.players
+        return [1.0 if p in self.winners else 0.0 for p in range(self.rules.players)]
+
+    def result(self) -> dict[str, Any]:
+        """The game-level outcome: winners, totals, rounds and per-round scores."""
+        cs = self.rules.cardset
+        out: dict[str, Any] = {
+            "winners": list(self.winners) if self.terminal else [],
+            "rounds": self.round,
+            "turns": self.turns,
+            "decisions": len(self.history),
+            "terminal": self.terminal,
+        }
+        if cs.totals:
+            out["totals"] = list(self.counters[cs.totals])
+        if cs.round_scores:
+            out["round_scores"] = [list(r[cs.round_scores]) for r in self.round_log if cs.round_scores in r]
+        return out
+
+    def heuristic(self, player: int) -> float:
+        """The cardset's evaluation of this state for ``player`` (higher is better); 0.0 without one."""
+        expr = self.rules.cardset.heuristic
+        if expr is None:
+            return 0.0
+        value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
+        return float(value)
+
+    # ------------------------------------------------------------------ information
+    def view(self, player: int) -> dict[str, Any]:
+        """Everything ``player`` may know now, as JSON-ready data."""
+        rules = self.rules
+        self._check_player(player)
+        zones: dict[str, Any] = {}
+        for key, cards in self.zones.items():
+            entry: dict[str, Any] = {"count": len(cards)}
+            if self.zone_visible(key, player):
+                entry["cards"] = [rules.instance_type[c] for c in cards]
+            else:
+                up = [rules.instance_type[c] for c in cards if c in self.faceup]
+                if up:
+                    entry["face_up"] = up
+            zones[key] = entry
+        counters: dict[str, Any] = {}
+        for name, cdef in rules.cardset.counters.items():
+            values = self.counters[name]
+            if cdef.visibility == "everyone":
+                counters[name] = list(values) if cdef.per_player else values[0]
+            elif cdef.visibility == "owner" and cdef.per_player:
+                counters[name] = {str(player): values[player]}
+        decision = None
+        if self.decision is not None:
+            d = self.decision
+            decision = {"player": d.player, "prompt": d.prompt}
+            if d.player == player:
+                decision["options"] = [o.label for o in d.options]
+        return {
+            "game": rules.cardset.name,
+            "player": player,
+            "players": rules.players,
+            "round": self.round,
+            "phase": self.phase,
+            "turn_player": self.turn_player,
+            "current_player": self.current_player,
+            "zones": zones,
+            "counters": counters,
+            "vars": dict(self.vars),
+            "decision": decision,
+            "terminal": self.terminal,
+            "result": self.result() if self.terminal else None,
+            "card_names": {t: d.name for t, d in rules.defs.items()},
+        }
+
+    def events(self, player: int | None = None) -> list[dict[str, Any]]:
+        """The event log as ``player`` may see it (None: the full log, for referees and tests)."""
+        out = []
+        for event in self.log:
+            to = event.get("to")
+            if player is not None and to is not None and player not in to:
+                continue
+            shown = {k: v for k, v in event.items() if k not in ("to", "seen", "private_text", "cards")}
+            seen = event.get("seen")
+            if "cards" in event:
+                if player is None or seen is None or player in seen:
+                    shown["cards"] = event["cards"]
+                    shown["text"] = event["private_text"]
+            out.append(shown)
+        return out
+
+    def zone_visible(self, key: str, player: int) -> bool:
+        vis = self.rules.zone_visibility[key]
+        if vis == "everyone" or key in self.revealed:
+            return True
+        if vis == "owner":
+            return self.rules.zone_owner[key] == player
+        return False
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "State":
+        """An independent copy (cheap: card data is shared, not copied)."""
+        new = State.__new__(State)
+        new.game = self.game
+        new.rules = self.rules
+        new.record_events = self.record_events
+        new.seed = self.seed
+        new.rng = self.rng.copy()
+        new.zones = {k: v[:] for k, v in self.zones.items()}
+        new.where = self.where[:]
+        new.counters = {k: v[:] for k, v in self.counters.items()}
+        new.vars = dict(self.vars)
+        new.round = self.round
+        new.phase = self.phase
+        new.turn_player = self.turn_player
+        new.turns = self.turns
+        new.extra_turns = self.extra_turns[:]
+        new.revealed = set(self.revealed)
+        new.faceup = set(self.faceup)
+        envs: dict[int, dict] = {}
+        stack = []
+        for node, pc, data, env in self.stack:
+            copy = envs.get(id(env))
+            if copy is None:
+                copy = envs[id(env)] = dict(env)
+            stack.append((node, pc, data, copy))
+        new.stack = stack
+        new.decision = self.decision
+        new.pending_values = self.pending_values
+        new.history = self.history[:]
+        new.log = self.log[:]
+        new.terminal = self.terminal
+        new.round_log = self.round_log[:]
+        new.winners = self.winners
+        return new
+
+    def to_json(self) -> str:
+        """The whole state as JSON text; ``game.load_state`` reads it back exactly."""
+        rules = self.rules
+        env_ids: dict[int, int] = {}
+        envs: list[dict] = []
+        frames = []
+        for node, pc, data, env in self.stack:
+            if id(env) not in env_ids:
+                env_ids[id(env)] = len(envs)
+                envs.append(env)
+            frames.append([rules.node_id[id(node)], pc, data, env_ids[id(env)]])
+        payload = {
+            "format": FORMAT,
+            "game": rules.cardset.name,
+            "players": rules.players,
+            "options": rules.options,
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "zones": self.zones,
+            "counters": self.counters,
+            "vars": self.vars,
+            "round": self.round,
+            "phase": self.phase,
+            "turn_player": self.turn_player,
+            "turns": self.turns,
+            "extra_turns": self.extra_turns,
+            "revealed": sorted(self.revealed),
+            "faceup": sorted(self.faceup),
+            "frames": frames,
+            "envs": envs,
+            "decision": None
+            if self.decision is None
+            else {
+                "player": self.decision.player,
+                "prompt": self.decision.prompt,
+                "kind": self.decision.kind,
+                "options": [[o.action, o.label] for o in self.decision.options],
+                "values": list(self.pending_values),
+            },
+            "history": self.history,
+            "log": self.log,
+            "terminal": self.terminal,
+            "round_log": self.round_log,
+            "winners": list(self.winners),
+        }
+        return json.dumps(payload, separators=(",", ":"))
+
+    def _restore_before_last(self) -> None:
+        """After a rule error, put the state back as it was before the last action."""
+        action = self.history[-1]
+        before = self.game.replay(self.seed, self.history[:-1])
+        for slot in State.__slots__:
+            setattr(self, slot, getattr(before, slot))
+        del action
+
+    # ------------------------------------------------------------------ used by the interpreter
+    def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
+        self.decision = Decision(player, prompt, tuple(Option(label, label) for label in labels), kind)
+        self.pending_values = values
+
+    def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any) -> None:
+        zones = self.zones
+        where = self.where
+        target = zones[dest]
+        cards = list(cards)
+        sources: dict[str, list[int]] = {}
+        for c in cards:
+            src = where[c]
+            zones[src].remove(c)
+            sources.setdefault(src, []).append(c)
+            where[c] = dest
+            if face == "up":
+                self.faceup.add(c)
+            elif c in self.faceup:
+                self.faceup.discard(c)
+        if position == "bottom":
+            target.extend(cards)
+        elif position == "random":
+            for c in cards:
+                target.insert(self.rng.below(len(target) + 1), c)
+        else:
+            target[0:0] = cards
+        for src in sources:
+            if not zones[src]:
+                self.revealed.discard(src)
+        if self.record_events:
+            for src, moved in sources.items():
+                self._move_event(src, dest, moved, actor)
+
+    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any) -> None:
+        rules = self.rules
+        seen = []
+        everyone = True
+        for p in range(rules.players):
+            if self.zone_visible(src, p) or self.zone_visible(dest, p) or all(c in self.faceup for c in moved):
+                seen.append(p)
+            else:
+                everyone = False
+        names = [rules.card_name(c) for c in moved]
+        count = len(moved)
+        noun = "card" if count == 1 else "cards"
+        who = f"{self.player_label(actor)}: " if actor is not None else ""
+        masked = f"{who}{count} {noun} from {self.zone_label(src)} to {self.zone_label(dest)}"
+        full = f"{who}{', '.join(names)} from {self.zone_label(src)} to {self.zone_label(dest)}"
+        self.log.append({
+            "type": "move", "actor": actor, "from": src, "to_zone": dest, "count": count,
+            "text": masked, "private_text": full, "cards": [rules.instance_type[c] for c in moved],
+            "seen": None if everyone else seen,
+        })
+
+    def emit(self, kind: str, text: str, to: Sequence[int] | None = None, **fields: Any) -> None:
+        if not self.record_events:
+            return
+        event = {"type": kind, "text": text, **fields}
+        if to is not None:
+            event["to"] = list(to)
+        self.log.append(event)
+
+    def reveal(self, zone: str) -> None:
+        self.revealed.add(zone)
+        if self.record_events:
+            rules = self.rules
+            cards = self.zones[zone]
+            names = ", ".join(rules.card_name(c) for c in cards) or "nothing"
+            self.emit("reveal", f"{self.zone_label(zone)} is revealed: {names}", zone=zone,
+                      revealed=[rules.instance_type[c] for c in cards])
+
+    def look(self, who: Any, cards: Sequence[int], zone: str | None) -> None:
+        if not self.record_events:
+            return
+        rules = self.rules
+        names = ", ".join(rules.card_name(c) for c in cards) or "nothing"
+        what = self.zone_label(zone) if zone else "cards"
+        whos = [who] if type(who) is int else list(who)
+        self.emit("look", f"{self.player_label(who)} looks at {what}",
+                  to=None, actor=who)
+        self.log.append({"type": "look", "text": f"You see {what}: {names}", "to": whos,
+                         "cards": [rules.instance_type[c] for c in cards], "seen": whos,
+                         "private_text": f"You see {what}: {names}"})
+
+    def change_counter(self, name: str, index: int, op: str, value: int) -> None:
+        cdef = self.rules.cardset.counters[name]
+        values = self.counters[name]
+        old = values[index]
+        new = old + value if op == "add" else old - value if op == "subtract" else value
+        if cdef.min is not None and new < cdef.min:
+            new = cdef.min
+        if cdef.max is not None and new > cdef.max:
+            new = cdef.max
+        values[index] = new
+        if self.record_events and new != old:
+            owner = f"{self.player_label(index)}'s " if cdef.per_player else ""
+            self.emit("counter", f"{owner}{name}: {old} -> {new}", counter=name, player=index if cdef.per_player else None,
+                      value=new, to=None if cdef.visibility == "everyone" else ([index] if cdef.visibility == "owner" else []))
+
+    def end_round(self) -> None:
+        snapshot = {name: self.counters[name][:] for name, c in self.rules.cardset.counters.items() if c.per_round}
+        snapshot["round"] = self.round  # type: ignore[assignment]
+        self.round_log.append(snapshot)
+        self.emit("round-end", f"Round {self.round} ends")
+
+    def finish(self) -> None:
+        self.terminal = True
+        self.decision = None
+        rules = self.rules
+        winners = rules.fn(rules.cardset.winners)(Ctx(self, {"$you": None, "$this": None}))
+        if type(winners) is int:
+            winners = (winners,)
+        self.winners = tuple(winners or ())
+        names = ", ".join(self.player_label(p) for p in self.winners) or "nobody"
+        self.emit("game-end", f"The game ends. Winner: {names}", winners=list(self.winners))
+
+    def player_label(self, player: Any) -> str:
+        return self.rules.player_label(player)
+
+    def zone_label(self, key: str | None) -> str:
+        if key is None:
+            return "cards"
+        if "/" in key:
+            name, owner = key.rsplit("/", 1)
+            return f"{self.rules.player_label(int(owner))}'s {name}"
+        return key
+
+    def _check_player(self, player: int) -> None:
+        if type(player) is not int or not 0 <= player < self.rules.players:
+            raise IllegalActionError(f"no player {player!r} in a {self.rules.players}-player game")
+
+    def __repr__(self) -> str:
+        status = "over" if self.terminal else f"{self.player_label(self.current_player)} to choose"
+        return f"<State {self.rules.cardset.name} round {self.round}, {len(self.history)} actions, {status}>"
+
+
+def state_from_json(game: "Game", text: str) -> State:
+    """Rebuild a state saved by ``to_json``; anything inconsistent raises ``StateError``."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise StateError(f"not a saved state: {exc}") from None
+    try:
+        return _from_dict(game, data)
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise StateError(f"corrupt saved state: {type(exc).__name__}: {exc}") from None
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
+
+
+def _from_dict(game: "Game", data: Any) -> State:
+    rules = game.rules
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise StateError(f"not a saved rulecore state (format should be {FORMAT!r})")
+    if data["game"] != rules.cardset.name:
+        raise StateError(f"this state is of '{data['game']}', not '{rules.cardset.name}'")
+    if data["players"] != rules.players:
+        raise StateError(f"this state has {data['players']} players, the game {rules.players}")
+    if data["options"] != rules.options:
+        raise StateError(f"this state was played with options {data['options']}, the game has {rules.options}")
+    s = State(game)
+    s.seed = int(data["seed"])
+    s.rng = Rng(int(data["rng"]))
+    zones = {str(k): [int(c) for c in v] for k, v in data["zones"].items()}
+    if set(zones) != set(rules.zone_visibility):
+        raise StateError("the saved zones do not match the cardset's zones")
+    where = [""] * len(rules.instance_type)
+    seen = 0
+    for key, cards in zones.items():
+        for c in cards:
+            if not 0 <= c < len(where) or where[c]:
+                raise StateError(f"card {c} is missing or appears twice in the saved zones")
+            where[c] = key
+            seen += 1
+    if seen != len(where):
+        raise StateError(f"the saved zones hold {seen} cards, the game has {len(where)}")
+    s.zones, s.where = zones, where
+    s.counters = {str(k): [int(x) for x in v] for k, v in data["counters"].items()}
+    for name, cdef in rules.cardset.counters.items():
+        if len(s.counters.get(name, ())) != (rules.players if cdef.per_player else 1):
+            raise StateError(f"the saved counter '{name}' has the wrong size")
+    s.vars = _tuples(data["vars"])
+    s.round = int(data["round"])
+    s.phase = data["phase"]
+    s.turn_player = data["turn_player"]
+    s.turns = int(data["turns"])
+    s.extra_turns = [int(x) for x in data["extra_turns"]]
+    s.revealed = set(data["revealed"])
+    s.faceup = set(int(c) for c in data["faceup"])
+    envs = [_tuples(e) for e in data["envs"]]
+    stack = []
+    for node_id, pc, fdata, env_id in data["frames"]:
+        stack.append((rules.nodes[node_id], int(pc), _tuples(fdata), envs[env_id]))
+    s.stack = stack
+    d = data["decision"]
+    if d is None:
+        s.decision, s.pending_values = None, ()
+    else:
+        s.decision = Decision(int(d["player"]), d["prompt"], tuple(Option(a, lbl) for a, lbl in d["options"]), d["kind"])
+        s.pending_values = tuple(int(v) for v in d["values"])
+        if len(s.pending_values) != len(s.decision.options):
+            raise StateError("the saved decision is inconsistent")
+    s.history = [str(a) for a in data["history"]]
+    s.log = list(data["log"])
+    s.terminal = bool(data["terminal"])
+    s.round_log = list(data["round_log"])
+    s.winners = tuple(int(p) for p in data["winners"])
+    if not s.terminal and s.decision is None:
+        raise StateError("the saved state is neither over nor waiting for a decision")
+    return s

@@ -1,0 +1,142 @@
+"""YAML reading that remembers where every value came from.
+
+``read_yaml`` returns plain Python data (dicts, lists, scalars) and a ``Source``
+that maps each path (a tuple of keys and indexes) to the line and column of its
+value and of its key, so later stages can point at the exact spot of a mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import yaml
+
+from .errors import Problem, Span
+
+Path = tuple[Any, ...]
+
+
+@attrs.define
+class Source:
+    """Positions of values in one YAML file."""
+
+    file: str
+    lines: list[str]
+    values: dict[Path, tuple[int, int, str | None]] = attrs.field(factory=dict)
+    keys: dict[Path, tuple[int, int]] = attrs.field(factory=dict)
+
+    def line_text(self, line: int) -> str | None:
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        return None
+
+    def span(self, path: Path, *, key: bool = False, card: str | None = None) -> Span:
+        """The span of the value at ``path`` (or of its key), falling back to its parents."""
+        probe = tuple(path)
+        while True:
+            pos: tuple[int, ...] | None = None
+            if key and probe in self.keys:
+                pos = self.keys[probe]
+            elif probe in self.values:
+                pos = self.values[probe][:2]  # type: ignore[assignment]
+            elif probe in self.keys:
+                pos = self.keys[probe]
+            if pos is not None:
+                line, col = pos[0], pos[1]
+                return Span(self.file, line, col, card, self.line_text(line))
+            if not probe:
+                return Span(self.file, 0, 0, card)
+            probe = probe[:-1]
+
+    def text_span(self, path: Path, line: int, column: int, card: str | None = None) -> Span:
+        """The span of a position (1-based line/column) inside the string value at ``path``."""
+        if path not in self.values:
+            return self.span(path, card=card)
+        vline, vcol, style = self.values[path]
+        if style in ("|", ">"):
+            # block scalar: content starts on the next line, at its indentation
+            first = vline + 1
+            indent = 0
+            for n in range(first, len(self.lines) + 1):
+                text = self.lines[n - 1]
+                if text.strip():
+                    indent = len(text) - len(text.lstrip(" "))
+                    break
+            fl = first + line - 1
+            return Span(self.file, fl, indent + column, card, self.line_text(fl))
+        offset = 1 if style in ("'", '"') else 0
+        if line == 1:
+            return Span(self.file, vline, vcol + offset + column - 1, card, self.line_text(vline))
+        fl = vline + line - 1
+        return Span(self.file, fl, column, card, self.line_text(fl))
+
+
+def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
+    mark = node.start_mark
+    style = getattr(node, "style", None)
+    src.values[path] = (mark.line + 1, mark.column + 1, style)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for knode, vnode in node.value:
+            key = yaml.SafeLoader.construct_object(_LOADER, knode, deep=True)  # type: ignore[arg-type]
+            if isinstance(key, (list, dict)):
+                key = str(key)
+            kpath = path + (key,)
+            if key in out:
+                src.keys.setdefault(kpath + ("<duplicate>",), (knode.start_mark.line + 1, knode.start_mark.column + 1))
+            src.keys[kpath] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
+            out[key] = _construct(vnode, kpath, src)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(item, path + (i,), src) for i, item in enumerate(node.value)]
+    return yaml.SafeLoader.construct_object(_LOADER, node, deep=True)  # type: ignore[arg-type]
+
+
+_LOADER = yaml.SafeLoader("")
+
+
+def read_yaml(text: str, file: str) -> tuple[Any, Source]:
+    """Parse YAML text; raise a located ``Problem`` (as a list) on syntax errors."""
+    src = Source(file=file, lines=text.splitlines())
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        col = mark.column + 1 if mark else 0
+        msg = exc.problem or exc.context or "invalid YAML"
+        raise YamlSyntaxProblem(
+            Problem(
+                f"YAML syntax error: {msg}",
+                Span(file, line, col, None, src.line_text(line)),
+                hint="check the indentation and that every ':' in text is inside quotes",
+                code="yaml-syntax",
+            )
+        ) from None
+    except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
+        raise YamlSyntaxProblem(Problem(f"YAML error: {exc}", Span(file), code="yaml-syntax")) from None
+    if node is None:
+        return None, src
+    try:
+        data = _construct(node, (), src)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 1 if mark else 0
+        col = mark.column + 1 if mark else 0
+        raise YamlSyntaxProblem(
+            Problem(f"YAML error: {exc.problem}", Span(file, line, col, None, src.line_text(line)), code="yaml-syntax")
+        ) from None
+    return data, src
+
+
+class YamlSyntaxProblem(Exception):
+    """Internal: carries the Problem of a YAML file that does not parse."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem

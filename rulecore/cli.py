@@ -1,0 +1,522 @@
+"""The ``rulecore`` command: simulate bot games and play against bots in the terminal.
+
+Exit codes: 0 success; 1 a :class:`rulecore.RulecoreError` (bad cardset, option,
+illegal action...), printed as a clean message without a traceback; 2 usage
+errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+import rulecore
+from rulecore.bots import BOT_NAMES, Bot, make_bot
+from rulecore.simulate import BACKENDS, SimulationResult, bot_seed, simulate as run_simulation
+
+__all__ = ["app", "main", "parse_options", "render_view"]
+
+HUMAN_SEAT = 0
+_TRUE_WORDS = frozenset({"true", "yes", "on", "1", "y"})
+_FALSE_WORDS = frozenset({"false", "no", "off", "0", "n"})
+_QUIT_WORDS = frozenset({"q", "quit", "exit"})
+
+app = typer.Typer(
+    name="rulecore",
+    help="Run tabletop card games from YAML data: simulate bot games or play against bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _stdout() -> Console:
+    # Built per call, so that redirected sys.stdout (tests, pipes) is honoured.
+    return Console(highlight=False)
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    _stderr().print(Text(f"error: {message}", style="bold red"))
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def _clean_errors() -> Iterator[None]:
+    """Turn library errors into a one-line message and exit code 1."""
+    try:
+        yield
+    except rulecore.RulecoreError as exc:
+        _fail(str(exc) or type(exc).__name__)
+
+
+def _split_names(raw: str) -> list[str]:
+    return [part.strip().lower() for part in raw.split(",") if part.strip()]
+
+
+def _option_specs(cardset: Any) -> Mapping[str, Any]:
+    specs = getattr(cardset, "options", None)
+    return specs if isinstance(specs, Mapping) else {}
+
+
+def _coerce_bool(key: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    raise rulecore.RulecoreError(f"option {key!r} expects true or false, got {value!r}")
+
+
+def _coerce_guess(value: str) -> Any:
+    word = value.strip()
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(word)
+        except ValueError:
+            pass
+    return word
+
+
+def _coerce(key: str, value: str, spec: Any) -> Any:
+    """Turn the text of ``--option key=value`` into the type the option expects."""
+    choices = getattr(spec, "choices", None)
+    if choices:
+        for choice in choices:
+            if isinstance(choice, bool):
+                if value.strip().lower() in (_TRUE_WORDS if choice else _FALSE_WORDS):
+                    return choice
+            elif str(choice) == value.strip():
+                return choice
+        raise rulecore.RulecoreError(
+            f"option {key!r} must be one of {', '.join(str(c) for c in choices)}; got {value!r}"
+        )
+    default = getattr(spec, "default", None)
+    if isinstance(default, bool):
+        return _coerce_bool(key, value)
+    if isinstance(default, int):
+        try:
+            return int(value.strip())
+        except ValueError:
+            raise rulecore.RulecoreError(
+                f"option {key!r} expects a whole number, got {value!r}"
+            ) from None
+    if isinstance(default, float):
+        try:
+            return float(value.strip())
+        except ValueError:
+            raise rulecore.RulecoreError(f"option {key!r} expects a number, got {value!r}") from None
+    if isinstance(default, str):
+        return value
+    return _coerce_guess(value)
+
+
+def parse_options(pairs: Sequence[str], specs: Mapping[str, Any]) -> dict[str, Any]:
+    """Parse ``key=value`` strings against a cardset's option specs.
+
+    A pair without ``=`` is a usage error (:class:`typer.BadParameter`); an
+    unknown key or a value of the wrong type is a :class:`rulecore.RulecoreError`.
+    """
+    options: dict[str, Any] = {}
+    for raw in pairs:
+        key, sep, value = raw.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise typer.BadParameter(
+                f"expected key=value, got {raw!r}", param_hint="'--option'"
+            )
+        if specs and key not in specs:
+            raise rulecore.RulecoreError(
+                f"unknown option {key!r}; this cardset's options are: "
+                f"{', '.join(sorted(specs)) or '(none)'}"
+            )
+        options[key] = _coerce(key, value, specs.get(key))
+    return options
+
+
+def _load(game: str) -> Any:
+    return rulecore.load_cardset(game)
+
+
+def _players_or_default(players: int | None, cardset: Any) -> int:
+    if players is not None:
+        return players
+    return int(getattr(cardset, "min_players", 2) or 2)
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def _results_table(result: SimulationResult) -> Table:
+    mean_totals = result.mean_totals
+    table = Table(
+        title=f"{result.cardset}: {result.games} games, {result.players} players, seed {result.seed}",
+    )
+    table.add_column("Seat", justify="right")
+    table.add_column("Bot")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win %", justify="right")
+    table.add_column("Mean score", justify="right")
+    for seat in range(result.players):
+        table.add_row(
+            str(seat),
+            result.bots[seat],
+            str(result.wins[seat]),
+            f"{100.0 * result.win_rates[seat]:.1f}",
+            "-" if mean_totals is None else f"{mean_totals[seat]:.2f}",
+        )
+    return table
+
+
+def _summary_table(result: SimulationResult) -> Table:
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_column("what")
+    table.add_column("value")
+    rounds = result.mean_rounds
+    table.add_row("Tied games", f"{result.ties} (a tie counts as a win for every tied winner)")
+    if result.no_winner:
+        table.add_row("Games without a winner", str(result.no_winner))
+    table.add_row("Mean rounds", "-" if rounds is None else f"{rounds:.2f}")
+    table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
+    if result.options:
+        table.add_row("Options", ", ".join(f"{k}={v}" for k, v in result.options.items()))
+    table.add_row("Games per second", f"{result.games_per_second:.1f}")
+    table.add_row("Wall time (s)", f"{result.wall_time:.2f}")
+    return table
+
+
+@app.command("simulate")
+def simulate_command(
+    game: Annotated[str, typer.Argument(help="Built-in cardset name or path to a cardset YAML.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1000,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players (default: cardset minimum).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Game i uses seed SEED+i.")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help=f"Comma-separated bot per seat, or one for all ({', '.join(BOT_NAMES)}).",
+        ),
+    ] = "random",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option key=value (repeatable)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help=f"Where games run: {', '.join(BACKENDS)}.")
+    ] = "local",
+    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
+    records: Annotated[
+        bool, typer.Option("--records", help="With --json, include every game's record.")
+    ] = False,
+) -> None:
+    """Let bots play GAME many times and print balance statistics."""
+    out = _stdout()
+    with _clean_errors():
+        cardset = _load(game)
+        options = parse_options(option or [], _option_specs(cardset))
+        n_players = _players_or_default(players, cardset)
+        bot_names = _split_names(bots) or ["random"]
+        show_progress = not as_json and out.is_terminal and games > 1
+        try:
+            if show_progress:
+                with Progress(
+                    TextColumn("[bold]simulating"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeElapsedColumn(),
+                    TimeRemainingColumn(),
+                    console=out,
+                    transient=True,
+                ) as bar:
+                    task = bar.add_task("games", total=games)
+                    result = run_simulation(
+                        game,
+                        games=games,
+                        players=n_players,
+                        seed=seed,
+                        bots=bot_names,
+                        options=options,
+                        workers=workers,
+                        progress=lambda done, total: bar.update(task, completed=done),
+                        backend=backend,  # type: ignore[arg-type]
+                    )
+            else:
+                result = run_simulation(
+                    game,
+                    games=games,
+                    players=n_players,
+                    seed=seed,
+                    bots=bot_names,
+                    options=options,
+                    workers=workers,
+                    backend=backend,  # type: ignore[arg-type]
+                )
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
+        return
+    out.print(_results_table(result))
+    out.print(_summary_table(result))
+
+
+# ---------------------------------------------------------------- play
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _label(key: Any) -> str:
+    return str(key).replace("_", " ")
+
+
+def _item_name(item: Mapping[str, Any]) -> str | None:
+    for key in ("name", "label", "title", "card", "id"):
+        value = item.get(key)
+        if _is_scalar(value) and value is not None:
+            return _fmt(value)
+    return None
+
+
+def _render(value: Any, indent: int, lines: list[str]) -> None:
+    pad = "  " * indent
+    if isinstance(value, Mapping):
+        for key, sub in value.items():
+            _render_entry(_label(key), sub, indent, lines)
+    elif isinstance(value, (list, tuple)):
+        for i, sub in enumerate(value):
+            _render_entry(f"[{i}]", sub, indent, lines)
+    else:
+        lines.append(f"{pad}{_fmt(value)}")
+
+
+def _render_entry(name: str, value: Any, indent: int, lines: list[str]) -> None:
+    pad = "  " * indent
+    if _is_scalar(value):
+        lines.append(f"{pad}{name}: {_fmt(value)}")
+    elif isinstance(value, Mapping):
+        if not value:
+            lines.append(f"{pad}{name}: (empty)")
+        elif all(_is_scalar(v) for v in value.values()) and len(value) <= 4:
+            inline = ", ".join(f"{_label(k)} {_fmt(v)}" for k, v in value.items())
+            lines.append(f"{pad}{name}: {inline}")
+        else:
+            lines.append(f"{pad}{name}:")
+            _render(value, indent + 1, lines)
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            lines.append(f"{pad}{name} (0): (none)")
+        elif all(_is_scalar(v) for v in value):
+            lines.append(f"{pad}{name} ({len(value)}): {', '.join(_fmt(v) for v in value)}")
+        elif all(isinstance(v, Mapping) and _item_name(v) is not None for v in value):
+            names = ", ".join(_item_name(v) or "?" for v in value)
+            lines.append(f"{pad}{name} ({len(value)}): {names}")
+        else:
+            lines.append(f"{pad}{name} ({len(value)}):")
+            _render(value, indent + 1, lines)
+    else:
+        lines.append(f"{pad}{name}: {value!r}")
+
+
+def render_view(view: Mapping[str, Any]) -> str:
+    """Render a JSON-like ``state.view(player)`` as indented readable text."""
+    lines: list[str] = []
+    _render(view, 0, lines)
+    return "\n".join(lines)
+
+
+def _event_text(event: Any) -> str:
+    if isinstance(event, Mapping):
+        text = event.get("text")
+        if text:
+            return str(text)
+        return ", ".join(f"{k}={v}" for k, v in event.items())
+    return str(event)
+
+
+def _show_events(out: Console, state: Any, shown: int) -> int:
+    events = list(state.events(HUMAN_SEAT))
+    for event in events[shown:]:
+        out.print(Text(f"  • {_event_text(event)}"))
+    return len(events)
+
+
+def _choices(state: Any) -> tuple[str, list[tuple[str, str]]]:
+    """The prompt and (action, label) pairs of the human's decision."""
+    decision = state.decision
+    if decision is not None and getattr(decision, "options", None):
+        pairs = [(str(o.action), str(o.label)) for o in decision.options]
+        return str(getattr(decision, "prompt", "") or "Your choice"), pairs
+    return "Your choice", [(a, a) for a in state.legal_actions()]
+
+
+def _ask(out: Console, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | None:
+    """Ask until a valid number is typed; None when the player wants to quit."""
+    out.print(Text(prompt, style="bold"))
+    for number, (_, label) in enumerate(pairs, 1):
+        out.print(Text(f"  {number:>2}. {label}"))
+    while True:
+        raw = out.input(f"Choose 1-{len(pairs)} (q to quit): ").strip()
+        if raw.lower() in _QUIT_WORDS:
+            return None
+        if not raw:
+            out.print(Text(f"Please type a number from 1 to {len(pairs)}."))
+            continue
+        try:
+            number = int(raw)
+        except ValueError:
+            out.print(Text(f"{raw!r} is not a number; type a number from 1 to {len(pairs)}."))
+            continue
+        if not 1 <= number <= len(pairs):
+            out.print(Text(f"{number} is out of range; type a number from 1 to {len(pairs)}."))
+            continue
+        return pairs[number - 1][0]
+
+
+def _show_result(out: Console, state: Any) -> None:
+    result = state.result()
+    out.rule("Game over")
+    winners = list(result.get("winners", []))
+    if winners:
+        names = ", ".join("you" if w == HUMAN_SEAT else f"seat {w}" for w in winners)
+        out.print(Text(f"Winner{'s' if len(winners) > 1 else ''}: {names}", style="bold"))
+    else:
+        out.print(Text("No winner.", style="bold"))
+    extra = {k: v for k, v in result.items() if k != "winners"}
+    if extra:
+        out.print(Text(render_view(extra)))
+
+
+def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot]) -> bool:
+    """Run the game to the end; False if the person quit."""
+    shown = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat == HUMAN_SEAT:
+            shown = _show_events(out, state, shown)
+            out.rule("Your turn (seat 0)")
+            out.print(Text(render_view(state.view(HUMAN_SEAT))))
+            prompt, pairs = _choices(state)
+            action = _ask(out, prompt, pairs)
+            if action is None:
+                return False
+            state.apply(action)
+        elif seat in bots:
+            state.apply(bots[seat].choose(state))
+        else:
+            raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
+    _show_events(out, state, shown)
+    _show_result(out, state)
+    return True
+
+
+@app.command("play")
+def play_command(
+    game: Annotated[str, typer.Argument(help="Built-in cardset name or path to a cardset YAML.")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players including you (default: cardset minimum).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (default: random).")] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help=f"Comma-separated bot for each other seat, or one for all ({', '.join(BOT_NAMES)}).",
+        ),
+    ] = "random",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option key=value (repeatable)."),
+    ] = None,
+) -> None:
+    """Play GAME in the terminal as seat 0 against bots."""
+    out = _stdout()
+    with _clean_errors():
+        cardset = _load(game)
+        options = parse_options(option or [], _option_specs(cardset))
+        n_players = _players_or_default(players, cardset)
+        game_obj = rulecore.Game(cardset, players=n_players, options=options)
+        names = _split_names(bots) or ["random"]
+        others = list(range(1, n_players))
+        if len(names) == 1:
+            names = names * len(others)
+        if len(names) != len(others):
+            raise rulecore.RulecoreError(
+                f"{len(names)} bots given for {len(others)} other seats; give one bot "
+                f"for each other seat or a single bot for all of them"
+            )
+        game_seed = secrets.randbelow(2**31) if seed is None else seed
+        bot_map: dict[int, Bot] = {
+            s: make_bot(name, bot_seed(game_seed, s)) for s, name in zip(others, names)
+        }
+        state = game_obj.new_game(seed=game_seed)
+        out.print(
+            Text(
+                f"{getattr(cardset, 'name', game)}: you are seat {HUMAN_SEAT} of {n_players}; "
+                f"seed {game_seed}; bots: "
+                + ", ".join(f"seat {s} {bot_map[s].name}" for s in others),
+                style="bold",
+            )
+        )
+        try:
+            finished = _play_loop(out, state, bot_map)
+        except EOFError:
+            out.print(Text(f"\nInput closed; game abandoned (seed {game_seed})."))
+            return
+        except KeyboardInterrupt:
+            out.print(Text(f"\nInterrupted; game abandoned (seed {game_seed})."))
+            raise typer.Exit(130) from None
+        if not finished:
+            out.print(Text(f"You left the game (seed {game_seed})."))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point (``rulecore`` / ``python -m rulecore``)."""
+    app(args=list(argv) if argv is not None else None, prog_name="rulecore")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

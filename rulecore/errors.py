@@ -1,0 +1,113 @@
+"""Every error rulecore raises, in one hierarchy.
+
+    RulecoreError
+    ├── CardsetError        bad card data: carries every Problem found, each located
+    ├── OptionError         a game option or player count that the cardset does not allow
+    ├── IllegalActionError  an action that is not legal now (the state is unchanged)
+    ├── RuleError           a rule that cannot be carried out at run time (names card and effect)
+    └── StateError          a saved state that cannot be loaded
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import attrs
+
+__all__ = [
+    "RulecoreError",
+    "CardsetError",
+    "OptionError",
+    "IllegalActionError",
+    "RuleError",
+    "StateError",
+    "Problem",
+    "Span",
+]
+
+
+@attrs.frozen
+class Span:
+    """Where a piece of card data or effect text came from."""
+
+    file: str = "<string>"
+    line: int = 0  # 1-based; 0 when unknown
+    column: int = 0  # 1-based; 0 when unknown
+    card: str | None = None  # the card (or procedure, phase) the text belongs to
+    source_line: str | None = None  # the text of that line, for a caret
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column}"
+        return self.file
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with card data, with its location and a hint."""
+
+    message: str
+    span: Span = attrs.field(factory=Span)
+    hint: str | None = None
+    code: str = "invalid"
+
+    def render(self) -> str:
+        """``file:line:column: message``, the source line with a caret, and the hint."""
+        out = [f"{self.span}: {self.message}"]
+        if self.span.source_line is not None and self.span.line:
+            text = self.span.source_line.rstrip("\n").expandtabs(1)
+            out.append("    " + text)
+            out.append("    " + " " * max(self.span.column - 1, 0) + "^")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.span.file,
+            "line": self.span.line,
+            "column": self.span.column,
+            "card": self.span.card,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class RulecoreError(Exception):
+    """Base of every error rulecore raises on purpose."""
+
+
+class CardsetError(RulecoreError):
+    """Card data that cannot be loaded. ``problems`` lists every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems: list[Problem] = list(problems)
+        count = len(self.problems)
+        head = "1 problem" if count == 1 else f"{count} problems"
+        body = "\n".join(p.render() for p in self.problems)
+        super().__init__(f"{head} in card data:\n{body}")
+
+
+class OptionError(RulecoreError):
+    """A player count or game option the cardset does not allow."""
+
+
+class IllegalActionError(RulecoreError):
+    """An action that is not among ``state.legal_actions()``; the state is unchanged."""
+
+
+class RuleError(RulecoreError):
+    """A rule that cannot be carried out at run time, naming the card and the effect."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        self.span = span
+        where = ""
+        if span is not None:
+            card = f" (in {span.card})" if span.card else ""
+            where = f"{span}{card}: "
+        super().__init__(where + message)
+
+
+class StateError(RulecoreError):
+    """A saved state that is corrupt or belongs to another game."""

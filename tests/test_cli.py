@@ -1,0 +1,190 @@
+"""The rulecore command (simulate, play) driven through typer's CliRunner against a fake game."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+import fakegame
+import rulecore
+from rulecore.cli import app, parse_options, render_view
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """A CliRunner whose rulecore.load_cardset/Game are the fake game's."""
+    monkeypatch.setattr(rulecore, "load_cardset", fakegame.load_cardset, raising=False)
+    monkeypatch.setattr(rulecore, "Game", fakegame.Game, raising=False)
+    return CliRunner()
+
+
+def numbers(text: str) -> list[str]:
+    """Every number in the output, except on the timing lines."""
+    kept = [
+        line for line in text.splitlines() if "per second" not in line and "Wall time" not in line
+    ]
+    return re.findall(r"\d+(?:\.\d+)?", "\n".join(kept))
+
+
+SIM = ["simulate", fakegame.NAME, "--games", "8", "--players", "3", "--seed", "4", "--workers", "1"]
+
+
+def test_simulate_prints_the_results_table(runner: CliRunner) -> None:
+    """simulate prints wins and mean score per seat, rounds, decisions and speed."""
+    result = runner.invoke(app, SIM + ["--bots", "random,greedy,search"])
+    assert result.exit_code == 0, result.output
+    for text in ("Seat", "Wins", "Win %", "Mean score", "Mean rounds", "Decisions per game",
+                 "Games per second", "greedy", "search", "tied winner"):
+        assert text in result.stdout
+
+
+def test_simulate_same_seed_same_numbers(runner: CliRunner) -> None:
+    """Two runs with the same seed print the same numbers (timings aside)."""
+    first = runner.invoke(app, SIM)
+    second = runner.invoke(app, SIM)
+    other = runner.invoke(app, SIM[:-4] + ["--seed", "99", "--workers", "1"])
+    assert first.exit_code == second.exit_code == other.exit_code == 0
+    assert numbers(first.stdout) == numbers(second.stdout)
+    assert numbers(first.stdout) != numbers(other.stdout)
+
+
+def test_simulate_json_is_deterministic(runner: CliRunner) -> None:
+    """--json prints parseable JSON whose non-timing fields repeat for the same seed."""
+    first = json.loads(runner.invoke(app, SIM + ["--json", "--records"]).stdout)
+    second = json.loads(runner.invoke(app, SIM + ["--json", "--records"]).stdout)
+    for data in (first, second):
+        data.pop("wall_time")
+        data.pop("games_per_second")
+    assert first == second
+    assert first["games"] == 8 and len(first["records"]) == 8
+
+
+def test_simulate_options_are_typed(runner: CliRunner) -> None:
+    """--option values are converted to the option's type before reaching the game."""
+    result = runner.invoke(app, SIM + ["--option", "heap=7", "-o", "bonus=yes", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["options"] == {"heap": 7, "bonus": True}
+
+
+@pytest.mark.parametrize(
+    "args, code, text",
+    [
+        (["--option", "heap"], 2, "key=value"),
+        (["--option", "nosuch=1"], 1, "unknown option 'nosuch'"),
+        (["--option", "heap=lots"], 1, "whole number"),
+        (["--option", "max_take=9"], 1, "must be one of"),
+        (["--bots", "wizard"], 1, "valid bots are"),
+        (["--backend", "spark"], 1, "valid backends"),
+    ],
+)
+def test_simulate_bad_input_is_a_clean_error(
+    runner: CliRunner, args: list[str], code: int, text: str
+) -> None:
+    """Bad --option/--bots/--backend exit 1 (data) or 2 (usage) with a message, no traceback."""
+    result = runner.invoke(app, SIM + args)
+    assert result.exit_code == code
+    assert text in result.output
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, (KeyError, ValueError, TypeError))
+
+
+def test_unknown_cardset_is_a_clean_error(runner: CliRunner) -> None:
+    """A cardset that does not load exits 1 with the library's message."""
+    result = runner.invoke(app, ["simulate", "no-such-game", "--games", "1"])
+    assert result.exit_code == 1
+    assert "error: unknown cardset 'no-such-game'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def play_args(*extra: str) -> list[str]:
+    return ["play", fakegame.NAME, "--players", "2", "--seed", "3", "--bots", "random", *extra]
+
+
+def test_play_with_scripted_input(runner: CliRunner) -> None:
+    """play re-asks on bad input, applies numbered choices, shows bot moves and the result."""
+    script = "abc\n0\n\n99\n" + "1\n" * 30
+    result = runner.invoke(app, play_args(), input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "you are seat 0 of 2" in out
+    assert "'abc' is not a number" in out
+    assert "0 is out of range" in out
+    assert "Please type a number" in out
+    assert "99 is out of range" in out
+    assert "1. Take 1 stone(s)" in out
+    assert "heap:" in out  # the view is rendered
+    assert "Seat 1 takes" in out  # the bot's move is shown through events
+    assert "Game over" in out and "Winner" in out
+    assert "totals (2):" in out
+
+
+def test_play_same_seed_same_game(runner: CliRunner) -> None:
+    """The same seed and the same input replay the same game."""
+    first = runner.invoke(app, play_args(), input="1\n" * 30)
+    second = runner.invoke(app, play_args(), input="1\n" * 30)
+    assert first.stdout == second.stdout
+
+
+def test_play_eof_exits_cleanly(runner: CliRunner) -> None:
+    """End of input leaves the game with a message and exit code 0."""
+    result = runner.invoke(app, play_args(), input="")
+    assert result.exit_code == 0
+    assert "Input closed; game abandoned" in result.stdout
+    assert "Traceback" not in result.output
+
+
+def test_play_quit(runner: CliRunner) -> None:
+    """Typing q leaves the game with a message."""
+    result = runner.invoke(app, play_args(), input="q\n")
+    assert result.exit_code == 0
+    assert "You left the game" in result.stdout
+
+
+def test_play_bot_count_must_fit(runner: CliRunner) -> None:
+    """Giving more bots than other seats is a clean error."""
+    result = runner.invoke(app, play_args("--bots", "random,greedy"), input="1\n")
+    assert result.exit_code == 1
+    assert "2 bots given for 1 other seats" in result.stderr
+
+
+def test_parse_options_converts_by_spec() -> None:
+    """parse_options converts ints, bools and choices using the cardset's option specs."""
+    specs = fakegame.FakeCardset().options
+    assert parse_options(["heap=12", "max_take=2", "bonus=false"], specs) == {
+        "heap": 12,
+        "max_take": 2,
+        "bonus": False,
+    }
+
+
+def test_render_view_is_readable() -> None:
+    """render_view shows scalars, counts of lists and nested player entries as text."""
+    text = render_view(
+        {"round": 2, "hand": ["Bell", "Book"], "hex": {"count": 3}, "players": [{"name": "A", "score": 4}]}
+    )
+    assert "round: 2" in text
+    assert "hand (2): Bell, Book" in text
+    assert "hex: count 3" in text
+    assert "players (1): A" in text
+
+
+def test_no_command_prints_help() -> None:
+    """Running rulecore without a command shows usage and lists simulate and play."""
+    result = CliRunner().invoke(app, [])
+    assert "simulate" in result.output and "play" in result.output
+    assert "validate" not in result.output
+
+
+def test_python_dash_m_works() -> None:
+    """`python -m rulecore --help` runs the same CLI."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "rulecore", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "simulate" in proc.stdout and "rulecore" in proc.stdout

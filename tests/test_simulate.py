@@ -1,0 +1,166 @@
+"""simulate(): seeding, aggregation, worker-count independence, backends and failures (fake game)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import fakegame
+import rulecore
+from rulecore.simulate import SimulationError, SimulationResult, bot_seed, simulate
+
+
+def run(**kwargs: Any) -> SimulationResult:
+    args: dict[str, Any] = dict(
+        cardset=fakegame.NAME,
+        games=12,
+        players=3,
+        seed=5,
+        bots=("random", "greedy", "search"),
+        workers=1,
+        game_factory=fakegame.make_game,
+    )
+    args.update(kwargs)
+    return simulate(**args)
+
+
+def test_results_identical_for_one_and_two_workers() -> None:
+    """A run gives the same deterministic results in-process and in a 2-process pool."""
+    one = run(workers=1)
+    two = run(workers=2)
+    assert one.to_dict() == two.to_dict()
+    assert one == two  # timings are excluded from comparison
+
+
+def test_same_seed_same_result_and_seeds_matter() -> None:
+    """Repeating a run reproduces it; a different base seed changes the games."""
+    assert run().to_dict() == run().to_dict()
+    assert run().to_dict()["records"] != run(seed=500).to_dict()["records"]
+
+
+def test_game_i_uses_seed_plus_i() -> None:
+    """Record i was played with game seed seed + i."""
+    result = run(games=6, seed=100)
+    assert [r.seed for r in result.records] == list(range(100, 106))
+    assert [r.index for r in result.records] == list(range(6))
+
+
+def test_bot_seeds_are_derived_per_game_and_seat() -> None:
+    """Bot seeds are stable functions of (game seed, seat) and differ between seats."""
+    assert bot_seed(7, 0) == bot_seed(7, 0)
+    assert len({bot_seed(7, s) for s in range(4)} | {bot_seed(8, 0)}) == 5
+
+
+def test_aggregates_match_records() -> None:
+    """Wins, mean totals, rounds and decisions are computed from the per-game records."""
+    result = run(games=20, bots="random", options={"heap": 15})
+    assert result.games == 20
+    assert sum(result.wins) == 20 and result.ties == 0  # Nim has exactly one winner
+    for seat in range(3):
+        assert result.wins[seat] == sum(1 for r in result.records if seat in r.winners)
+    assert result.mean_totals is not None
+    assert sum(result.mean_totals) == pytest.approx(15.0)
+    assert result.mean_decisions == pytest.approx(sum(r.decisions for r in result.records) / 20)
+    assert result.mean_rounds == pytest.approx(sum(r.rounds or 0 for r in result.records) / 20)
+    assert result.games_per_second > 0
+
+
+def test_to_dict_is_json_and_excludes_timings_by_default() -> None:
+    """to_dict() is JSON-serialisable, deterministic, and adds timings only on request."""
+    result = run(games=3)
+    plain = result.to_dict()
+    json.dumps(plain)
+    assert "games_per_second" not in plain and "wall_time" not in plain
+    assert plain["ties_counted_as"] == "a win for every tied winner"
+    timed = result.to_dict(include_timings=True, include_records=False)
+    assert "games_per_second" in timed and "records" not in timed
+
+
+def test_progress_reports_every_game() -> None:
+    """The progress callback starts at 0 and ends at (games, games)."""
+    calls: list[tuple[int, int]] = []
+    run(games=4, progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, 4) and calls[-1] == (4, 4)
+
+
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        ({"bots": ("random", "random")}, "2 bots given for 3 players"),
+        ({"bots": ("random", "clever", "random")}, "clever"),
+        ({"games": 0}, "games"),
+        ({"backend": "spark"}, "valid backends"),
+        ({"options": {"nosuch": 1}}, "nosuch"),
+        ({"players": 9}, "players"),
+    ],
+)
+def test_bad_arguments_raise_rulecore_error(kwargs: dict[str, Any], text: str) -> None:
+    """Bad bots, counts, backends, options and player counts raise a RulecoreError."""
+    with pytest.raises(rulecore.RulecoreError, match=text):
+        run(**kwargs)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_failing_game_names_the_lowest_failing_seed(workers: int) -> None:
+    """A rule error in a game becomes a SimulationError with that game's seed and actions."""
+    with pytest.raises(SimulationError) as info:
+        run(games=10, seed=0, bots="random", workers=workers, options={"broken_seed": 6})
+    error = info.value
+    assert error.seed == 6 and error.game_index == 6
+    assert len(error.actions) == 2 and error.cause == "RuleError"
+    assert "seed 6" in str(error)
+
+
+def test_endless_game_is_cut_off() -> None:
+    """A game still running after max_decisions raises instead of looping forever."""
+    with pytest.raises(SimulationError, match="did not end within 2 decisions"):
+        run(games=1, max_decisions=2, options={"heap": 30})
+
+
+@pytest.mark.parametrize("backend", ["ray", "dask"])
+def test_missing_distributed_backend_is_a_clear_error(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asking for ray/dask when it is not installed raises RulecoreError saying so."""
+    monkeypatch.setitem(sys.modules, backend, None)  # makes `import backend` fail
+    with pytest.raises(rulecore.RulecoreError, match=f"pip install {backend}"):
+        run(backend=backend)
+
+
+def _fake_ray() -> types.ModuleType:
+    module = types.ModuleType("ray")
+
+    class Remote:
+        def __init__(self, fn: Callable[..., Any]) -> None:
+            self.fn = fn
+
+        def remote(self, *args: Any) -> Any:
+            return ("ref", self.fn(*args))
+
+    module.is_initialized = lambda: False  # type: ignore[attr-defined]
+    module.init = lambda **kw: None  # type: ignore[attr-defined]
+    module.remote = Remote  # type: ignore[attr-defined]
+    module.get = lambda ref: ref[1]  # type: ignore[attr-defined]
+    module.cancel = lambda ref: None  # type: ignore[attr-defined]
+    return module
+
+
+def _fake_dask() -> types.ModuleType:
+    module = types.ModuleType("dask")
+    module.delayed = lambda fn, pure=False: (lambda *a: (fn, a))  # type: ignore[attr-defined]
+    module.compute = lambda *tasks: tuple(fn(*a) for fn, a in tasks)  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize("backend, module", [("ray", _fake_ray), ("dask", _fake_dask)])
+def test_distributed_backends_give_local_results(
+    backend: str, module: Callable[[], types.ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ray and dask code paths produce the same results as the local backend."""
+    monkeypatch.setitem(sys.modules, backend, module())
+    assert run(backend=backend).to_dict() == run().to_dict()
