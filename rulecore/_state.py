@@ -10,7 +10,7 @@ writes everything there is.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import _interpreter as interp
 from ._interpreter import Ctx, Decision, Option
@@ -173,6 +173,67 @@ class State:
         if vis == "owner":
             return self.rules.zone_owner[key] == player
         return False
+
+    # ------------------------------------------------------------------ scenarios
+    def arrange(
+        self,
+        zones: Mapping[str, Sequence[str]] | None = None,
+        *,
+        rest: str | None = None,
+        counters: Mapping[str, Any] | None = None,
+        vars: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Lay out a scenario: set zones to exactly these card types (top first), and counters or vars.
+
+        For rulebook examples, puzzles and tests.  Cards are taken from zones not
+        named; cards pushed out of named zones go to ``rest``.  The pending
+        decision is asked again for the new layout.  An arranged state saves,
+        loads and clones as usual, but is no longer reproduced by its seed.
+        """
+        rules = self.rules
+        zones = dict(zones or {})
+        for key in zones:
+            if key not in self.zones:
+                raise IllegalActionError(f"no zone {key!r} (zones: {', '.join(self.zones)})")
+        if rest is not None and rest not in self.zones:
+            raise IllegalActionError(f"no zone {rest!r} for the rest of the cards")
+        pool: list[int] = []
+        for key in zones:
+            pool.extend(self.zones[key])
+            self.zones[key] = []
+        others = [k for k in self.zones if k not in zones]
+        for key, types in zones.items():
+            for t in types:
+                if t not in rules.defs:
+                    raise IllegalActionError(f"unknown card type {t!r}")
+                card = next((c for c in pool if rules.instance_type[c] == t), None)
+                if card is not None:
+                    pool.remove(card)
+                else:
+                    card = next((c for k in others for c in self.zones[k] if rules.instance_type[c] == t), None)
+                    if card is None:
+                        raise IllegalActionError(f"no {t!r} card left to place in {key!r}")
+                    self.zones[self.where[card]].remove(card)
+                self.zones[key].append(card)
+                self.where[card] = key
+        if pool:
+            if rest is None:
+                raise IllegalActionError(f"{len(pool)} cards were pushed out of the named zones; say where with rest=")
+            self.zones[rest].extend(pool)
+            for c in pool:
+                self.where[c] = rest
+        for name, value in (counters or {}).items():
+            if name not in self.counters:
+                raise IllegalActionError(f"no counter {name!r}")
+            self.counters[name] = list(value) if isinstance(value, (list, tuple)) else [value]
+        for name, value in (vars or {}).items():
+            self.vars[name] = value
+        self.emit("arrange", "The table is arranged for a scenario")
+        if self.decision is not None and self.stack:
+            node, _, _, env = self.stack[-1]
+            self.decision = None
+            self.stack[-1] = (node, 0, None, env)
+            interp.run(self)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> "State":
