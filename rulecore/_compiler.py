@@ -273,12 +273,36 @@ class Compiler:
 
             return per_item
 
-        def call(ctx: Any) -> Any:
+        def fail(ctx: Any, exc: Exception) -> RuleError:
             values = [a(ctx) for a in args]
+            return _located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}")
+
+        if len(args) == 1:
+            (a0,) = args
+
+            def call1(ctx: Any) -> Any:
+                try:
+                    return impl(ctx, a0(ctx))
+                except (TypeError, ValueError, KeyError, IndexError) as exc:
+                    raise fail(ctx, exc) from None
+
+            return call1
+        if len(args) == 2:
+            a0, a1 = args
+
+            def call2(ctx: Any) -> Any:
+                try:
+                    return impl(ctx, a0(ctx), a1(ctx))
+                except (TypeError, ValueError, KeyError, IndexError) as exc:
+                    raise fail(ctx, exc) from None
+
+            return call2
+
+        def call(ctx: Any) -> Any:
             try:
-                return impl(ctx, *values)
+                return impl(ctx, *[a(ctx) for a in args])
             except (TypeError, ValueError, KeyError, IndexError) as exc:
-                raise _located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
+                raise fail(ctx, exc) from None
 
         return call
 

@@ -79,6 +79,7 @@ class Rules:
             types.extend([cid] * card.count)
         self.instance_type: tuple[str, ...] = tuple(types)
         self._names = tuple(self.defs[t].name for t in types)
+        self._group_labels: dict[tuple[str, ...], str] = {}  # a memo of pure labels, never part of a state
 
         # node table, so frames can be saved as numbers
         self.nodes: list[Any] = []
@@ -87,8 +88,15 @@ class Rules:
         roots += [p.body for _, p in sorted(cardset.procedures.items())]
         for cid, card in cardset.cards.items():
             roots += [a.body for _, a in sorted(card.abilities.items())]
-        for root in roots:
+        exprs = [cardset.winners, cardset.heuristic]
+        for card in cardset.cards.values():
+            exprs += [card.include_if] + [a.when for a in card.abilities.values()]
+        for root in roots + exprs:
+            if root is None:
+                continue
             for node in walk(root):
+                if isinstance(node, n.Expr):
+                    self.fn(node)
                 if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
@@ -122,6 +130,14 @@ class Rules:
         return f"Player {player}" if type(player) is int else "the game"
 
     def group_label(self, cards: Iterable[int]) -> str:
+        key = tuple(self.instance_type[c] for c in cards)
+        label = self._group_labels.get(key)
+        if label is None:
+            label = self._group_labels[key] = self._make_group_label(key)
+        return label
+
+    def _make_group_label(self, types: tuple[str, ...]) -> str:
+        cards = [self.instance_type.index(t) for t in types]
         counts: dict[str, int] = {}
         for c in cards:
             name = self._names[c]

@@ -91,9 +91,17 @@ class Ctx:
         self.env = env
 
 
+def _ctx(state: "State", env: dict) -> Ctx:
+    ctx = state.ctx
+    ctx.env = env
+    return ctx
+
+
 def ev(state: "State", node: Any, env: dict) -> Any:
     """Evaluate an expression node in the given locals."""
-    return state.rules.fn(node)(Ctx(state, env))
+    ctx = state.ctx
+    ctx.env = env
+    return state.rules.compiler.cache[id(node)](ctx)
 
 
 # --------------------------------------------------------------------------- the machine
@@ -152,7 +160,7 @@ def s_move(state: "State", node: n.Move, env: dict) -> None:
     if type(dest) is not str or dest not in state.zones:
         raise RuleError(f"'move ... to' needs a zone, got {describe_value(dest)}", node.span)
     try:
-        ids = cards_of(Ctx(state, env), cards)
+        ids = cards_of(_ctx(state, env), cards)
     except TypeError as exc:
         raise RuleError(f"'move' {exc}", node.span) from None
     if ids:
@@ -178,7 +186,7 @@ def s_hide(state: "State", node: n.Hide, env: dict) -> None:
 def s_look(state: "State", node: n.Look, env: dict) -> None:
     who = ev(state, node.who, env) if node.who is not None else _you(env)
     value = ev(state, node.cards, env)
-    ids = cards_of(Ctx(state, env), value)
+    ids = cards_of(_ctx(state, env), value)
     state.look(who, ids, value if type(value) is str else None)
 
 
@@ -195,7 +203,7 @@ def s_say(state: "State", node: n.Say, env: dict) -> None:
     to = None
     if node.to is not None:
         target = ev(state, node.to, env)
-        to = tuple(items_of(Ctx(state, env), target))
+        to = tuple(items_of(_ctx(state, env), target))
     state.emit("say", str(text), to=to, actor=_you(env))
 
 
@@ -280,7 +288,7 @@ def h_if(state: "State", frame: Frame) -> None:
 def h_for(state: "State", frame: Frame) -> None:
     node, pc, items, env = frame
     if items is None:
-        items = tuple(items_of(Ctx(state, env), ev(state, node.items, env)))
+        items = tuple(items_of(_ctx(state, env), ev(state, node.items, env)))
     if pc < len(items):
         env[node.var] = items[pc]
         state.stack[-1] = (node, pc + 1, items, env)
@@ -371,7 +379,7 @@ def h_turns(state: "State", frame: Frame) -> None:
     node, pc, current, env = frame
     rules = state.rules
     players = rules.players
-    ctx = Ctx(state, env)
+    ctx = _ctx(state, env)
     skip = rules.fn(node.skip) if node.skip is not None else None
 
     def skipped(p: int) -> bool:
@@ -437,9 +445,9 @@ def h_choose(state: "State", frame: Frame) -> None:
     rules = state.rules
     if data is None:
         source = ev(state, node.source, env)
-        values = items_of(Ctx(state, env), source)
+        values = items_of(_ctx(state, env), source)
         if node.kind in ("set",) and type(source) is tuple:
-            values = tuple(cards_of(Ctx(state, env), v) for v in values)
+            values = tuple(cards_of(_ctx(state, env), v) for v in values)
         count = None
         if node.count is not None:
             count = ev(state, node.count, env)
@@ -495,23 +503,26 @@ def r_choose(state: "State", frame: Frame, index: int) -> None:
 def h_menu(state: "State", frame: Frame) -> None:
     node, _, _, env = frame
     rules = state.rules
-    ctx = Ctx(state, env)
+    ctx = _ctx(state, env)
+    fn = rules.compiler.cache
     entries: list[tuple[str, int, Any]] = []
     seen: set[str] = set()
     for idx, item in enumerate(node.items):
         if isinstance(item, n.StaticOption):
-            if item.cond is None or rules.fn(item.cond)(ctx):
+            if item.cond is None or fn[id(item.cond)](ctx):
                 if item.label not in seen:
                     seen.add(item.label)
                     entries.append((item.label, idx, None))
             continue
         had = item.var in env
         old = env.get(item.var)
-        for value in items_of(ctx, rules.fn(item.source)(ctx)):
+        cond = fn[id(item.cond)] if item.cond is not None else None
+        label_fn = fn[id(item.label)] if item.label is not None else None
+        for value in items_of(ctx, fn[id(item.source)](ctx)):
             env[item.var] = value
-            if item.cond is not None and not rules.fn(item.cond)(ctx):
+            if cond is not None and not cond(ctx):
                 continue
-            label = rules.fn(item.label)(ctx) if item.label is not None else rules.label_value(value)
+            label = label_fn(ctx) if label_fn is not None else rules.label_value(value)
             label = str(label)
             if label not in seen:
                 seen.add(label)

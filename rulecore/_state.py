@@ -29,13 +29,14 @@ class State:
     __slots__ = (
         "game", "rules", "seed", "rng", "zones", "where", "counters", "vars", "round", "phase", "turn_player",
         "turns", "extra_turns", "revealed", "faceup", "stack", "decision", "pending_values", "history", "log",
-        "terminal", "round_log", "winners", "record_events",
+        "terminal", "round_log", "winners", "record_events", "ctx",
     )
 
     def __init__(self, game: "Game"):
         self.game = game
         self.rules: Rules = game.rules
         self.record_events = game.record_events
+        self.ctx = Ctx(self, {})
 
     # ------------------------------------------------------------------ API
     @property
@@ -242,6 +243,7 @@ class State:
         new.game = self.game
         new.rules = self.rules
         new.record_events = self.record_events
+        new.ctx = Ctx(new, {})
         new.seed = self.seed
         new.rng = self.rng.copy()
         new.zones = {k: v[:] for k, v in self.zones.items()}
@@ -325,6 +327,7 @@ class State:
         before = self.game.replay(self.seed, self.history[:-1])
         for slot in State.__slots__:
             setattr(self, slot, getattr(before, slot))
+        self.ctx = Ctx(self, {})
         del action
 
     # ------------------------------------------------------------------ used by the interpreter

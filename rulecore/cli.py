@@ -11,6 +11,7 @@ import contextlib
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -294,76 +295,147 @@ def simulate_command(
 # ---------------------------------------------------------------- play
 
 
+_VIEW_HIDDEN = frozenset({"decision", "card_names", "terminal", "result"})
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How to show a view: display names of ids, whose view it is, how many seats."""
+
+    names: Mapping[str, str]
+    seat: int | None
+    players: int | None
+
+
 def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def _fmt(value: Any) -> str:
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _fmt(value: Any, look: _Look) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, str):
+        return look.names.get(value, value)
     return str(value)
 
 
-def _label(key: Any) -> str:
-    return str(key).replace("_", " ")
+def _label(key: Any, look: _Look) -> str:
+    text = str(key).replace("_", " ")
+    if look.seat is not None and text.endswith(f"/{look.seat}"):
+        text += " (you)"
+    return text
 
 
-def _item_name(item: Mapping[str, Any]) -> str | None:
+def _seat_name(seat: int, look: _Look) -> str:
+    return "you" if seat == look.seat else f"seat {seat}"
+
+
+def _per_seat(values: Sequence[Any], look: _Look) -> str:
+    return ", ".join(f"{_seat_name(i, look)} {_fmt(v, look)}" for i, v in enumerate(values))
+
+
+def _item_name(item: Mapping[str, Any], look: _Look) -> str | None:
     for key in ("name", "label", "title", "card", "id"):
         value = item.get(key)
         if _is_scalar(value) and value is not None:
-            return _fmt(value)
+            return _fmt(value, look)
     return None
 
 
-def _render(value: Any, indent: int, lines: list[str]) -> None:
-    pad = "  " * indent
+def _render(value: Any, indent: int, lines: list[str], look: _Look) -> None:
     if isinstance(value, Mapping):
         for key, sub in value.items():
-            _render_entry(_label(key), sub, indent, lines)
+            _render_entry(_label(key, look), sub, indent, lines, look)
     elif isinstance(value, (list, tuple)):
         for i, sub in enumerate(value):
-            _render_entry(f"[{i}]", sub, indent, lines)
+            _render_entry(f"[{i}]", sub, indent, lines, look)
     else:
-        lines.append(f"{pad}{_fmt(value)}")
+        lines.append("  " * indent + _fmt(value, look))
 
 
-def _render_entry(name: str, value: Any, indent: int, lines: list[str]) -> None:
+def _render_entry(name: str, value: Any, indent: int, lines: list[str], look: _Look) -> None:
     pad = "  " * indent
     if _is_scalar(value):
-        lines.append(f"{pad}{name}: {_fmt(value)}")
+        lines.append(f"{pad}{name}: {_fmt(value, look)}")
     elif isinstance(value, Mapping):
-        if not value:
-            lines.append(f"{pad}{name}: (empty)")
-        elif all(_is_scalar(v) for v in value.values()) and len(value) <= 4:
-            inline = ", ".join(f"{_label(k)} {_fmt(v)}" for k, v in value.items())
-            lines.append(f"{pad}{name}: {inline}")
-        else:
-            lines.append(f"{pad}{name}:")
-            _render(value, indent + 1, lines)
+        _render_mapping(name, value, indent, lines, look)
     elif isinstance(value, (list, tuple)):
-        if not value:
-            lines.append(f"{pad}{name} (0): (none)")
-        elif all(_is_scalar(v) for v in value):
-            lines.append(f"{pad}{name} ({len(value)}): {', '.join(_fmt(v) for v in value)}")
-        elif all(isinstance(v, Mapping) and _item_name(v) is not None for v in value):
-            names = ", ".join(_item_name(v) or "?" for v in value)
-            lines.append(f"{pad}{name} ({len(value)}): {names}")
-        else:
-            lines.append(f"{pad}{name} ({len(value)}):")
-            _render(value, indent + 1, lines)
+        _render_list(name, value, indent, lines, look)
     else:
         lines.append(f"{pad}{name}: {value!r}")
 
 
-def render_view(view: Mapping[str, Any]) -> str:
-    """Render a JSON-like ``state.view(player)`` as indented readable text."""
+def _render_mapping(
+    name: str, value: Mapping[str, Any], indent: int, lines: list[str], look: _Look
+) -> None:
+    pad = "  " * indent
+    count = value.get("count")
+    lists = [v for k, v in value.items() if k != "count"]
+    if not value:
+        lines.append(f"{pad}{name}: (empty)")
+    elif _is_number(count) and len(lists) <= 1 and all(
+        isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v) for v in lists
+    ):
+        # a zone-like {"count": n, "cards": [...]}: one line, contents only if visible
+        shown = f": {', '.join(_fmt(x, look) for x in lists[0]) or '(none)'}" if lists else ""
+        lines.append(f"{pad}{name} ({_fmt(count, look)}){shown}")
+    elif all(_is_scalar(v) for v in value.values()) and len(value) <= 6:
+        inline = ", ".join(f"{_label(k, look)} {_fmt(v, look)}" for k, v in value.items())
+        lines.append(f"{pad}{name}: {inline}")
+    else:
+        lines.append(f"{pad}{name}:")
+        _render(value, indent + 1, lines, look)
+
+
+def _render_list(
+    name: str, value: Sequence[Any], indent: int, lines: list[str], look: _Look
+) -> None:
+    pad = "  " * indent
+    if not value:
+        lines.append(f"{pad}{name}: (none)")
+    elif look.players and len(value) == look.players and all(_is_number(v) for v in value):
+        lines.append(f"{pad}{name}: {_per_seat(value, look)}")
+    elif all(_is_scalar(v) for v in value):
+        lines.append(f"{pad}{name} ({len(value)}): {', '.join(_fmt(v, look) for v in value)}")
+    elif all(isinstance(v, Mapping) and _item_name(v, look) is not None for v in value):
+        names = ", ".join(_item_name(v, look) or "?" for v in value)
+        lines.append(f"{pad}{name} ({len(value)}): {names}")
+    else:
+        lines.append(f"{pad}{name} ({len(value)}):")
+        _render(value, indent + 1, lines, look)
+
+
+def _look_for(view: Mapping[str, Any], seat: int | None, players: int | None) -> _Look:
+    names = view.get("card_names")
+    return _Look(
+        names={str(k): str(v) for k, v in names.items()} if isinstance(names, Mapping) else {},
+        seat=seat,
+        players=players,
+    )
+
+
+def render_view(
+    view: Mapping[str, Any], seat: int | None = None, players: int | None = None
+) -> str:
+    """Render a JSON-like ``state.view(seat)`` as indented readable text.
+
+    Generic: nested mappings are indented, ``{"count": n, "cards": [...]}``
+    entries become one line, ids found in a ``card_names`` table are shown by
+    name, lists of one number per seat are labelled by seat, and the parts a
+    prompt shows anyway (``decision``, ``card_names``, ...) are left out.
+    """
+    look = _look_for(view, seat, players)
+    shown = {k: v for k, v in view.items() if k not in _VIEW_HIDDEN and v is not None}
     lines: list[str] = []
-    _render(view, 0, lines)
+    _render(shown, 0, lines, look)
     return "\n".join(lines)
 
 
@@ -415,7 +487,26 @@ def _ask(out: Console, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | N
         return pairs[number - 1][0]
 
 
-def _show_result(out: Console, state: Any) -> None:
+def _score_table(result: Mapping[str, Any], players: int) -> Table | None:
+    """Round-by-round scores and totals per seat, when the result has them."""
+    totals = result.get("totals")
+    rounds = result.get("round_scores")
+    if not isinstance(totals, (list, tuple)) and not isinstance(rounds, (list, tuple)):
+        return None
+    look = _Look(names={}, seat=HUMAN_SEAT, players=players)
+    table = Table(title="Scores")
+    table.add_column("")
+    for seat in range(players):
+        table.add_column(_seat_name(seat, look), justify="right")
+    for number, row in enumerate(rounds if isinstance(rounds, (list, tuple)) else [], 1):
+        if isinstance(row, (list, tuple)):
+            table.add_row(f"Round {number}", *(_fmt(v, look) for v in row))
+    if isinstance(totals, (list, tuple)):
+        table.add_row("Total", *(_fmt(v, look) for v in totals), style="bold")
+    return table
+
+
+def _show_result(out: Console, state: Any, players: int) -> None:
     result = state.result()
     out.rule("Game over")
     winners = list(result.get("winners", []))
@@ -424,20 +515,28 @@ def _show_result(out: Console, state: Any) -> None:
         out.print(Text(f"Winner{'s' if len(winners) > 1 else ''}: {names}", style="bold"))
     else:
         out.print(Text("No winner.", style="bold"))
-    extra = {k: v for k, v in result.items() if k != "winners"}
+    table = _score_table(result, players)
+    if table is not None:
+        out.print(table)
+    shown = {"totals", "round_scores", "winners"} if table is not None else {"winners"}
+    extra = {k: v for k, v in result.items() if k not in shown}
     if extra:
-        out.print(Text(render_view(extra)))
+        out.print(Text(render_view(extra, HUMAN_SEAT, players)))
 
 
-def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot]) -> bool:
+def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot], players: int) -> bool:
     """Run the game to the end; False if the person quit."""
     shown = 0
+    last_view: str | None = None
     while not state.is_terminal():
         seat = state.current_player
         if seat == HUMAN_SEAT:
             shown = _show_events(out, state, shown)
-            out.rule("Your turn (seat 0)")
-            out.print(Text(render_view(state.view(HUMAN_SEAT))))
+            view = render_view(state.view(HUMAN_SEAT), HUMAN_SEAT, players)
+            if view != last_view:  # a follow-up choice on an unchanged table: prompt only
+                out.rule(f"Your view (seat {HUMAN_SEAT})")
+                out.print(Text(view))
+                last_view = view
             prompt, pairs = _choices(state)
             action = _ask(out, prompt, pairs)
             if action is None:
@@ -448,7 +547,7 @@ def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot]) -> bool:
         else:
             raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
     _show_events(out, state, shown)
-    _show_result(out, state)
+    _show_result(out, state, players)
     return True
 
 
@@ -502,7 +601,7 @@ def play_command(
             )
         )
         try:
-            finished = _play_loop(out, state, bot_map)
+            finished = _play_loop(out, state, bot_map, n_players)
         except EOFError:
             out.print(Text(f"\nInput closed; game abandoned (seed {game_seed})."))
             return

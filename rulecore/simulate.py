@@ -23,6 +23,7 @@ import pickle
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -522,7 +523,15 @@ def simulate(
         if count <= 1:
             outcomes = list(_run_local_inprocess(game, job, games, progress))
         else:
-            outcomes = _run_local_pool(pickle.dumps(job), games, count, progress)
+            try:
+                outcomes = _run_local_pool(pickle.dumps(job), games, count, progress)
+            except BrokenProcessPool as exc:
+                raise rulecore.RulecoreError(
+                    "a simulation worker process died. Workers are started with 'spawn', "
+                    "so a script that calls simulate() must guard its entry point with "
+                    "`if __name__ == '__main__':` (and cannot be read from stdin); "
+                    "or run with workers=1"
+                ) from exc
     elif backend == "ray":
         outcomes = _run_ray(pickle.dumps(job), games, progress)
     else:
