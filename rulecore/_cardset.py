@@ -29,6 +29,12 @@ class Ability:
     when: Optional[n.Expr]
     body: n.Block
     text: Optional[str] = None
+    on: Optional[str] = None  # the signalled event it answers
+    zone: Optional[str] = None  # with on: the zone the card must be in
+    optional: bool = True
+    instead: bool = False
+    label: Optional[str] = None
+    params: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -241,6 +247,14 @@ class _Loader:
             self.problem(path, f"{bad!r} is not a valid name" if bad else err.message,
                          "use lower case letters, digits and '_'", "name")
             return
+        if validator == "anyOf" and err.context:
+            # report the alternative that matches the value's shape (a mapping vs a text)
+            shaped = [e for e in err.context if e.validator != "type" or not e.relative_path]
+            same_shape = [e for e in err.context if e.validator != "type"]
+            if same_shape:
+                self._schema_problem(jsonschema.exceptions.best_match(same_shape))
+                return
+            del shaped
         if validator == "anyOf":
             field = path[-1] if path else "value"
             self.problem(path, f"'{field}' has the wrong form in {where} (got {err.instance!r})",
@@ -313,14 +327,25 @@ class _Loader:
             for aname, a in (c.get("abilities") or {}).items():
                 apath = ("cards", cid, "abilities", aname)
                 if isinstance(a, str):
-                    body = self.parse(apath, cname)
-                    when = None
-                    atext = None
-                else:
-                    body = self.parse(apath + ("do",), cname)
-                    when = self.parse(apath + ("when",), cname, expression=True) if "when" in a else None
-                    atext = a.get("text")
-                abilities[aname] = Ability(aname, when, body or n.Block(()), atext)
+                    abilities[aname] = Ability(aname, None, self.parse(apath, cname) or n.Block(()))
+                    continue
+                body = self.parse(apath + ("do",), cname)
+                when = self.parse(apath + ("when",), cname, expression=True) if "when" in a else None
+                trigger_keys = [k for k in ("from", "optional", "instead", "label", "params") if k in a]
+                if trigger_keys and "on" not in a:
+                    self.problem(apath + (trigger_keys[0],), f"'{trigger_keys[0]}' only makes sense with 'on'",
+                                 "add 'on: EVENT' to make this ability answer a signal", "trigger", key=True)
+                zone = a.get("from")
+                if "on" in a and zone is None:
+                    self.problem(apath, f"ability '{aname}' of card '{cid}' answers '{a['on']}' but does not say "
+                                 "from which zone", "add 'from: hand' (or another zone of the signalled player)",
+                                 "trigger", key=True)
+                elif zone is not None and zone not in d["zones"]:
+                    self._unknown(apath + ("from",), "zone", zone, d["zones"])
+                abilities[aname] = Ability(
+                    aname, when, body or n.Block(()), a.get("text"), a.get("on"), zone, a.get("optional", True),
+                    a.get("instead", False), a.get("label"), tuple(a.get("params", ())),
+                )
             include_if = (
                 self.parse(("cards", cid, "include_if"), cname, expression=True) if "include_if" in c else None
             )

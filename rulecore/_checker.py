@@ -69,6 +69,7 @@ class Checker:
         self.props = set(CARD_ATTRS)
         self.tags: set[str] = set()
         self.abilities: set[str] = set()
+        self.signals: set[str] = set()
         for card in cardset.cards.values():
             self.props.update(card.props)
             self.tags.update(card.tags)
@@ -137,6 +138,8 @@ class Checker:
             self.expect_zone(node.zone, type(node).__name__.lower())
         if isinstance(node, n.Choose):
             self.check_choose(node)
+        if isinstance(node, n.Signal):
+            self.signals.add(node.event)
         for child in children(node):
             if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption)):
                 self.stmt(child, ctx, loops)
@@ -239,11 +242,18 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     for card in cs.cards.values():
         ch.check_expr(card.include_if, False, f"card '{card.name}'")
         for ability in card.abilities.values():
-            ch.check_body(ability.body, (), True, f"{card.name}'s '{ability.name}'")
+            ch.check_body(ability.body, ability.params, True, f"{card.name}'s '{ability.name}'")
             ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition")
     for proc in cs.procedures.values():
         ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
     ch.check_body(cs.program, (), False, "the flow")
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
+    for card in cs.cards.values():
+        for ability in card.abilities.values():
+            if ability.on is not None and ability.on not in ch.signals:
+                guess = ch.guess(ability.on, ch.signals)
+                hint = f"did you mean '{guess}'?" if guess else "no effect says 'signal \"%s\" for ...'" % ability.on
+                ch.problem(card.span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
+                           hint, "trigger")
     return ch.problems

@@ -40,6 +40,7 @@ class Rules:
 
     loop_limit = 10_000
     done_label = "Done"
+    decline_label = "Decline"
 
     def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any]):
         self.cardset = cardset
@@ -81,6 +82,13 @@ class Rules:
         self._names = tuple(self.defs[t].name for t in types)
         self._group_labels: dict[tuple[str, ...], str] = {}  # a memo of pure labels, never part of a state
 
+        # triggers: event -> zone -> card type -> ability
+        self.triggers: dict[str, dict[str, dict[str, Any]]] = {}
+        for cid, card in cardset.cards.items():
+            for ability in card.abilities.values():
+                if ability.on is not None and ability.zone is not None:
+                    self.triggers.setdefault(ability.on, {}).setdefault(ability.zone, {})[cid] = ability
+
         # node table, so frames can be saved as numbers
         self.nodes: list[Any] = []
         self.node_id: dict[int, int] = {}
@@ -102,6 +110,13 @@ class Rules:
                     self.nodes.append(node)
 
     # ---- cards
+    def trigger_ability(self, event: str, card: int) -> Any:
+        t = self.instance_type[card]
+        for abilities in self.triggers.get(event, {}).values():
+            if t in abilities:
+                return abilities[t]
+        raise KeyError(event)
+
     def card_name(self, card: int) -> str:
         return self._names[card]
 

@@ -555,7 +555,77 @@ def r_menu(state: "State", frame: Frame, index: int) -> None:
     _take_option(state, frame, state.pending_values[index])
 
 
+# ---- triggers
+
+
+def h_signal(state: "State", frame: Frame) -> None:
+    node, pc, data, env = frame
+    if pc == 0:
+        _signal_start(state, frame)
+    elif pc == 2:  # an answering ability has run; data: replaced?
+        if not data and node.orelse is not None:
+            state.stack[-1] = (node.orelse, 0, None, env)
+        else:
+            state.stack.pop()
+
+
+def _signal_start(state: "State", frame: Frame) -> None:
+    node, _, _, env = frame
+    rules = state.rules
+    player = ev(state, node.player, env)
+    if type(player) is not int or not 0 <= player < rules.players:
+        raise RuleError(f"'signal' needs a player, got {describe_value(player)}", node.span)
+    passed = {name: env.get(name) for name in node.passes}
+    mandatory: list[tuple[int, Any]] = []
+    optional: list[tuple[str, int, Any]] = []
+    seen: set[str] = set()
+    for zone_name, abilities in rules.triggers.get(node.event, {}).items():
+        keys = rules.zone_keys[zone_name]
+        key = keys[player] if len(keys) > 1 or rules.cardset.zones[zone_name].per_player else keys[0]
+        for card in tuple(state.zones[key]):
+            ability = abilities.get(rules.instance_type[card])
+            if ability is None:
+                continue
+            if ability.when is not None:
+                sub = Ctx(state, {"$you": player, "$this": card, **passed})
+                if not rules.compiler.cache[id(ability.when)](sub):
+                    continue
+            if not ability.optional:
+                mandatory.append((card, ability))
+                continue
+            label = ability.label or f"Use {rules.card_name(card)}"
+            if label not in seen:
+                seen.add(label)
+                optional.append((label, card, ability))
+    stack = state.stack
+    replaced = any(a.instead for _, a in mandatory)
+    # the frame waits in state 2 for the bodies pushed above it
+    stack[-1] = (node, 2, replaced, env)
+    for card, ability in reversed(mandatory):
+        stack.append((ability.body, 0, None, {"$you": player, "$this": card, **passed}))
+    if optional and not replaced:
+        entries = tuple((label, card, ability.instead) for label, card, ability in optional)
+        stack.append((node, 1, (entries, player, tuple(passed.items())), env))
+        labels = [e[0] for e in entries] + [rules.decline_label]
+        state.ask(player, f"Respond to '{node.event}'?", tuple(labels), tuple(range(len(labels))), "trigger")
+
+
+def r_signal(state: "State", frame: Frame, index: int) -> None:
+    node, _, (entries, player, passed), env = frame
+    stack = state.stack
+    stack.pop()  # the offer is answered
+    if index >= len(entries):
+        return
+    label, card, instead = entries[index]
+    if instead:
+        below = stack[-1]
+        stack[-1] = (below[0], 2, True, below[3])
+    ability = state.rules.trigger_ability(node.event, card)
+    stack.append((ability.body, 0, None, {"$you": player, "$this": card, **dict(passed)}))
+
+
 HANDLERS: dict[type, Callable[["State", Frame], None]] = {
+    n.Signal: h_signal,
     n.Block: h_block,
     n.If: h_if,
     n.ForEach: h_for,
@@ -575,6 +645,7 @@ for _cls in SIMPLE:
     HANDLERS[_cls] = h_simple
 
 RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
+    n.Signal: r_signal,
     n.Choose: r_choose,
     n.Menu: r_menu,
 }

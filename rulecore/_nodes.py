@@ -366,6 +366,23 @@ class Say(Stmt):
     span: Span = _span()
 
 
+@attrs.frozen
+class Signal(Stmt):
+    """``signal "event" for P [with a, b] [else { ... }]``: let cards answer an event.
+
+    Card abilities declared with ``on: event`` whose card is in the named zone of
+    player P (and whose ``when`` holds) answer it: mandatory ones all run,
+    optional ones are offered to P (one may be used).  An ability marked
+    ``instead`` replaces the ``else`` block.
+    """
+
+    event: str
+    player: Expr
+    passes: tuple[str, ...]
+    orelse: Optional[Block]
+    span: Span = _span()
+
+
 # Structural statements made from the YAML flow, not from effect text.
 
 

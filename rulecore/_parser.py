@@ -37,7 +37,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where or and not true false none left right of clockwise
+    skipping until end game say where signal or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -272,6 +272,13 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def condition(self, meta: Any, expr: n.Expr) -> n.Expr:
         return expr
+
+    def signal_stmt(self, meta: Any, event: Token, player: n.Expr, passes: Any, orelse: Any) -> n.Signal:
+        return n.Signal(_unquote(str(event)), player, tuple(passes or ()), orelse[1] if orelse else None,
+                        self._span(meta))
+
+    def passing(self, meta: Any, *names: Token) -> tuple[str, ...]:
+        return tuple(str(x) for x in names)
 
     def extra_turn_stmt(self, meta: Any, by: Any) -> n.ExtraTurn:
         return n.ExtraTurn(by, self._span(meta))

@@ -20,7 +20,21 @@ ABILITY = {
             "type": "object",
             "additionalProperties": False,
             "required": ["do"],
-            "properties": {"when": EXPR, "do": EFFECT, "text": {"type": "string"}},
+            "properties": {
+                "when": EXPR,
+                "do": EFFECT,
+                "text": {"type": "string"},
+                "on": {**NAME, "description": "Answer the event of this name ('signal \"NAME\" for P')."},
+                "from": {**NAME, "description": "With 'on': the zone of the signalled player the card must be in."},
+                "optional": {"type": "boolean", "description": "With 'on': the player may decline (default true)."},
+                "instead": {"type": "boolean", "description": "With 'on': replaces what the signal would do."},
+                "label": {"type": "string", "description": "With 'on': the option text offered to the player."},
+                "params": {
+                    "type": "array",
+                    "items": NAME,
+                    "description": "With 'on': the names the signal passes ('with a, b').",
+                },
+            },
         },
     ],
 }

@@ -79,7 +79,7 @@ def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for knode, vnode in node.value:
-            key = yaml.SafeLoader.construct_object(_LOADER, knode, deep=True)  # type: ignore[arg-type]
+            key = _Loader.construct_object(_LOADER, knode, deep=True)  # type: ignore[arg-type]
             if isinstance(key, (list, dict)):
                 key = str(key)
             kpath = path + (key,)
@@ -90,17 +90,30 @@ def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, path + (i,), src) for i, item in enumerate(node.value)]
-    return yaml.SafeLoader.construct_object(_LOADER, node, deep=True)  # type: ignore[arg-type]
+    return _Loader.construct_object(_LOADER, node, deep=True)  # type: ignore[arg-type]
 
 
-_LOADER = yaml.SafeLoader("")
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 booleans: only true/false (so a key 'on:' stays the text 'on')."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+for _first in "tTfF":
+    _Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", __import__("re").compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), [_first]
+    )
+
+_LOADER = _Loader("")
 
 
 def read_yaml(text: str, file: str) -> tuple[Any, Source]:
     """Parse YAML text; raise a located ``Problem`` (as a list) on syntax errors."""
     src = Source(file=file, lines=text.splitlines())
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _Loader(text)
         try:
             node = loader.get_single_node()
         finally:
