@@ -20,14 +20,6 @@ Fn = Callable[[Any], Any]
 _MISSING = object()
 
 
-class EvalError(Exception):
-    """Internal: an expression failed; the interpreter turns it into a located RuleError."""
-
-    def __init__(self, message: str, node: Any):
-        super().__init__(message)
-        self.node = node
-
-
 def _located(node: Any, message: str) -> RuleError:
     return RuleError(message, getattr(node, "span", None))
 

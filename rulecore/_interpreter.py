@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+import attrs
+
 from . import _nodes as n
-from ._compiler import EvalError
 from ._functions import cards_of, describe_value, items_of
 from .errors import RuleError
 
@@ -27,16 +28,22 @@ if TYPE_CHECKING:
 Frame = tuple[Any, int, Any, dict]
 
 
+@attrs.frozen(slots=True)
+class Option:
+    """One choice: ``action`` is what ``apply`` takes, ``label`` what a person reads."""
+
+    action: str
+    label: str
+
+
+@attrs.frozen(slots=True)
 class Decision:
     """A pending choice: who chooses, what they are asked, the labelled options."""
 
-    __slots__ = ("player", "prompt", "options", "kind")
-
-    def __init__(self, player: int, prompt: str, options: tuple["Option", ...], kind: str):
-        self.player = player
-        self.prompt = prompt
-        self.options = options
-        self.kind = kind
+    player: int
+    prompt: str
+    options: tuple[Option, ...]
+    kind: str
 
     @property
     def actions(self) -> list[str]:
@@ -49,35 +56,6 @@ class Decision:
             "kind": self.kind,
             "options": [o.label for o in self.options],
         }
-
-    def __repr__(self) -> str:
-        return f"Decision(player={self.player}, prompt={self.prompt!r}, options={[o.label for o in self.options]})"
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Decision)
-            and (self.player, self.prompt, self.options, self.kind)
-            == (other.player, other.prompt, other.options, other.kind)
-        )
-
-
-class Option:
-    """One choice: ``action`` is what ``apply`` takes, ``label`` what a person reads."""
-
-    __slots__ = ("action", "label")
-
-    def __init__(self, action: str, label: str):
-        self.action = action
-        self.label = label
-
-    def __repr__(self) -> str:
-        return f"Option({self.action!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Option) and (self.action, self.label) == (other.action, other.label)
-
-    def __hash__(self) -> int:
-        return hash((self.action, self.label))
 
 
 class Ctx:
@@ -226,20 +204,6 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.ExtraTurn: s_extra_turn,
     n.Say: s_say,
 }
-
-
-def _guard(fn: Callable[..., None]) -> Callable[..., None]:
-    """Turn internal failures into RuleErrors that name the statement."""
-
-    def wrapped(state: "State", node: Any, env: dict) -> None:
-        try:
-            fn(state, node, env)
-        except RuleError:
-            raise
-        except EvalError as exc:
-            raise RuleError(str(exc), getattr(exc.node, "span", None)) from None
-
-    return wrapped
 
 
 # ---- frames

@@ -10,6 +10,8 @@ writes everything there is.
 from __future__ import annotations
 
 import json
+
+import attrs
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import _interpreter as interp
@@ -23,14 +25,35 @@ if TYPE_CHECKING:
 FORMAT = "rulecore-state/1"
 
 
+@attrs.define(slots=True, eq=False, repr=False, init=False)
 class State:
-    """One game in progress. Create with ``Game.new_game(seed)``."""
+    """One game in progress: plain data. Create with ``Game.new_game(seed)``."""
 
-    __slots__ = (
-        "game", "rules", "seed", "rng", "zones", "where", "counters", "vars", "round", "phase", "turn_player",
-        "turns", "extra_turns", "revealed", "faceup", "stack", "decision", "pending_values", "history", "log",
-        "terminal", "round_log", "winners", "record_events", "ctx",
-    )
+    game: "Game"
+    rules: "Rules"
+    seed: int
+    rng: Rng  # the only source of randomness
+    zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first
+    where: list[int | str]  # card id -> its zone key
+    counters: dict[str, list[int]]  # per-player counters have one value per seat, game counters one
+    vars: dict[str, Any]
+    round: int
+    phase: str | None
+    turn_player: int | None
+    turns: int
+    extra_turns: list[int]
+    revealed: set[str]  # zones shown to everyone until they are emptied
+    faceup: set[int]  # cards shown to everyone wherever they are
+    stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
+    decision: Decision | None
+    pending_values: tuple[int, ...]  # option index -> what the running choice does with it
+    history: list[str]  # every action applied, in order
+    log: list[dict[str, Any]]  # events
+    terminal: bool
+    round_log: list[dict[str, Any]]
+    winners: tuple[int, ...]
+    record_events: bool
+    ctx: Ctx  # reusable evaluation context (not saved)
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -325,8 +348,8 @@ class State:
         """After a rule error, put the state back as it was before the last action."""
         action = self.history[-1]
         before = self.game.replay(self.seed, self.history[:-1])
-        for slot in State.__slots__:
-            setattr(self, slot, getattr(before, slot))
+        for field in attrs.fields(State):
+            setattr(self, field.name, getattr(before, field.name))
         self.ctx = Ctx(self, {})
         del action
 

@@ -42,8 +42,9 @@ __all__ = [
 Backend = Literal["local", "ray", "dask"]
 #: Backends accepted by :func:`simulate`.
 BACKENDS: tuple[str, ...] = ("local", "ray", "dask")
-#: A game that has not ended after this many decisions is reported as an error.
-DEFAULT_MAX_DECISIONS = 100_000
+#: A game still running after this many decisions is stopped and counted as unfinished
+#: (bots can find loops that the rules allow, e.g. an ability that gives a card back).
+DEFAULT_MAX_DECISIONS = 10_000
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -105,6 +106,7 @@ class GameRecord:
     totals: tuple[float, ...] | None
     rounds: int | None
     decisions: int
+    finished: bool = True  # False: stopped at the decision limit (no winners, totals, rounds)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,6 +116,7 @@ class GameRecord:
             "totals": None if self.totals is None else list(self.totals),
             "rounds": self.rounds,
             "decisions": self.decisions,
+            "finished": self.finished,
         }
 
 
@@ -128,7 +131,9 @@ class SimulationResult:
     ``wins[s]`` counts every game seat ``s`` won; a tied game counts as a win
     for *every* tied winner (as ``returns()`` does), so wins can add up to more
     than ``games``; ``ties`` says how many games were tied and ``no_winner``
-    how many had no winner at all (e.g. a lost cooperative game).
+    how many finished games had no winner at all (e.g. a lost cooperative
+    game). ``unfinished`` games hit the ``max_decisions`` limit; they count in
+    ``games`` and ``mean_decisions`` but have no winners, totals or rounds.
     """
 
     cardset: str
@@ -137,6 +142,7 @@ class SimulationResult:
     bots: tuple[str, ...]
     options: Mapping[str, Any]
     records: tuple[GameRecord, ...]
+    max_decisions: int = DEFAULT_MAX_DECISIONS
     wall_time: float = field(default=0.0, compare=False)
 
     @property
@@ -161,7 +167,11 @@ class SimulationResult:
 
     @property
     def no_winner(self) -> int:
-        return sum(1 for r in self.records if not r.winners)
+        return sum(1 for r in self.records if r.finished and not r.winners)
+
+    @property
+    def unfinished(self) -> int:
+        return sum(1 for r in self.records if not r.finished)
 
     @property
     def mean_totals(self) -> tuple[float, ...] | None:
@@ -198,6 +208,8 @@ class SimulationResult:
             "ties": self.ties,
             "ties_counted_as": "a win for every tied winner",
             "no_winner": self.no_winner,
+            "unfinished": self.unfinished,
+            "max_decisions": self.max_decisions,
             "mean_totals": None if mean_totals is None else list(mean_totals),
             "mean_rounds": self.mean_rounds,
             "mean_decisions": self.mean_decisions,
@@ -277,8 +289,14 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
         decisions = 0
         while not state.is_terminal():
             if decisions >= job.max_decisions:
-                raise rulecore.RulecoreError(
-                    f"the game did not end within {job.max_decisions} decisions"
+                return GameRecord(
+                    index=index,
+                    seed=seed,
+                    winners=(),
+                    totals=None,
+                    rounds=None,
+                    decisions=len(state.history),
+                    finished=False,
                 )
             seat = state.current_player
             if seat is None:
@@ -551,5 +569,6 @@ def simulate(
         bots=job.bots,
         options=dict(job.options),
         records=records,
+        max_decisions=max_decisions,
         wall_time=wall,
     )
