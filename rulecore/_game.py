@@ -259,6 +259,7 @@ class Game:
         s.terminal = False
         s.round_log = []
         s.winners = ()
+        s.uses = {}
         interp.run(s)
         return s
 

@@ -314,8 +314,9 @@ def h_use(state: "State", frame: Frame) -> None:
     ability = state.rules.defs[state.rules.instance_type[card]].abilities.get(node.ability)
     if ability is None:
         raise RuleError(f"{state.rules.card_name(card)} has no ability '{node.ability}'", node.span)
+    state.count_use(card, env.get("$you"))
     state.emit("use", f"{state.player_label(env.get('$you'))} uses {state.rules.card_name(card)}",
-               actor=env.get("$you"))
+               actor=env.get("$you"), card=state.rules.instance_type[card])
     state.stack[-1] = (ability.body, 0, None, {"$you": env.get("$you"), "$this": card})
 
 
@@ -566,6 +567,7 @@ def _signal_start(state: "State", frame: Frame) -> None:
     # the frame waits in state 2 for the bodies pushed above it
     stack[-1] = (node, 2, replaced, env)
     for card, ability in reversed(mandatory):
+        state.count_use(card, player)
         stack.append((ability.body, 0, None, {"$you": player, "$this": card, **passed}))
     if optional and not replaced:
         entries = tuple((label, card, ability.instead) for label, card, ability in optional)
@@ -585,6 +587,9 @@ def r_signal(state: "State", frame: Frame, index: int) -> None:
         below = stack[-1]
         stack[-1] = (below[0], 2, True, below[3])
     ability = state.rules.trigger_ability(node.event, card)
+    state.count_use(card, player)
+    state.emit("use", f"{state.player_label(player)} uses {state.rules.card_name(card)}", actor=player,
+               card=state.rules.instance_type[card])
     stack.append((ability.body, 0, None, {"$you": player, "$this": card, **dict(passed)}))
 
 

@@ -10,9 +10,9 @@ writes everything there is.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import attrs
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import _interpreter as interp
 from ._interpreter import Ctx, Decision, Option
@@ -42,7 +42,7 @@ class State:
     turn_player: int | None
     turns: int
     extra_turns: list[int]
-    revealed: set[str]  # zones shown to everyone until they are emptied
+    revealed: set[str]  # zones shown to everyone until a card moves in or out
     faceup: set[int]  # cards shown to everyone wherever they are
     stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
     decision: Decision | None
@@ -52,6 +52,7 @@ class State:
     terminal: bool
     round_log: list[dict[str, Any]]
     winners: tuple[int, ...]
+    uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (for statistics)
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -117,6 +118,7 @@ class State:
         }
         if cs.totals:
             out["totals"] = list(self.counters[cs.totals])
+        out["card_uses"] = {t: list(v) for t, v in sorted(self.uses.items())}
         if cs.round_scores:
             out["round_scores"] = [list(r[cs.round_scores]) for r in self.round_log if cs.round_scores in r]
         return out
@@ -154,9 +156,10 @@ class State:
         decision = None
         if self.decision is not None:
             d = self.decision
-            decision = {"player": d.player, "prompt": d.prompt}
+            decision = {"player": d.player}
             if d.player == player:
-                decision["options"] = [o.label for o in d.options]
+                # others see only who is deciding: the prompt or options could hint at a hidden hand
+                decision.update(prompt=d.prompt, kind=d.kind, options=[o.label for o in d.options])
         return {
             "game": rules.cardset.name,
             "player": player,
@@ -295,6 +298,7 @@ class State:
         new.terminal = self.terminal
         new.round_log = self.round_log[:]
         new.winners = self.winners
+        new.uses = {k: v[:] for k, v in self.uses.items()}
         return new
 
     def to_json(self) -> str:
@@ -341,6 +345,7 @@ class State:
             "terminal": self.terminal,
             "round_log": self.round_log,
             "winners": list(self.winners),
+            "uses": self.uses,
         }
         return json.dumps(payload, separators=(",", ":"))
 
@@ -380,8 +385,10 @@ class State:
                 target.insert(self.rng.below(len(target) + 1), c)
         else:
             target[0:0] = cards
-        for src in sources:
-            if not zones[src]:
+        if self.revealed:
+            # a reveal shows a zone as it is; once cards move in or out it is hidden again
+            self.revealed.discard(dest)
+            for src in sources:
                 self.revealed.discard(src)
         if self.record_events:
             for src, moved in sources.items():
@@ -437,6 +444,14 @@ class State:
         self.log.append({"type": "look", "text": f"You see {what}: {names}", "to": whos,
                          "cards": [rules.instance_type[c] for c in cards], "seen": whos,
                          "private_text": f"You see {what}: {names}"})
+
+    def count_use(self, card: int, player: Any) -> None:
+        if type(player) is int:
+            t = self.rules.instance_type[card]
+            per = self.uses.get(t)
+            if per is None:
+                per = self.uses[t] = [0] * self.rules.players
+            per[player] += 1
 
     def change_counter(self, name: str, index: int, op: str, value: int) -> None:
         cdef = self.rules.cardset.counters[name]
@@ -569,6 +584,7 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.terminal = bool(data["terminal"])
     s.round_log = list(data["round_log"])
     s.winners = tuple(int(p) for p in data["winners"])
+    s.uses = {str(k): [int(x) for x in v] for k, v in data["uses"].items()}
     if not s.terminal and s.decision is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s

@@ -236,11 +236,31 @@ BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """Build the bot called ``name`` ("random", "greedy" or "search") with ``seed``."""
-    key = name.strip().lower() if isinstance(name, str) else name
-    factory = _FACTORIES.get(key) if isinstance(key, str) else None
+    """Build the bot called ``name`` with ``seed``.
+
+    ``name`` is "random", "greedy" or "search", optionally with settings:
+    ``"search:playouts=2,depth=30"``.
+    """
+    if not isinstance(name, str):
+        raise rulecore.RulecoreError(f"a bot name must be text, got {name!r}")
+    key, _, settings = name.strip().partition(":")
+    key = key.strip().lower()
+    factory = _FACTORIES.get(key)
     if factory is None:
         raise rulecore.RulecoreError(
             f"unknown bot {name!r}; valid bots are: {', '.join(BOT_NAMES)}"
         )
-    return factory(seed)
+    kwargs: dict[str, int] = {}
+    if settings.strip():
+        allowed = {"search": ("playouts", "depth")}.get(key, ())
+        for item in settings.split(","):
+            field, eq, value = item.partition("=")
+            field = field.strip()
+            if not eq or field not in allowed:
+                hint = f"settings for {key}: {', '.join(allowed)}" if allowed else f"the {key} bot takes no settings"
+                raise rulecore.RulecoreError(f"bad bot setting {item.strip()!r} in {name!r} ({hint})")
+            try:
+                kwargs[field] = int(value)
+            except ValueError:
+                raise rulecore.RulecoreError(f"bot setting {field!r} must be an integer (got {value.strip()!r})") from None
+    return factory(seed, **kwargs)  # type: ignore[call-arg]

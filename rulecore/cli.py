@@ -8,11 +8,12 @@ errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
@@ -29,7 +30,14 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.simulate import BACKENDS, SimulationResult, bot_seed, simulate as run_simulation
+from rulecore.simulate import (
+    BACKENDS,
+    DEFAULT_MAX_DECISIONS,
+    Backend,
+    SimulationResult,
+    bot_seed,
+)
+from rulecore.simulate import simulate as run_simulation
 
 __all__ = ["app", "main", "parse_options", "render_view"]
 
@@ -201,6 +209,11 @@ def _summary_table(result: SimulationResult) -> Table:
     table.add_row("Tied games", f"{result.ties} (a tie counts as a win for every tied winner)")
     if result.no_winner:
         table.add_row("Games without a winner", str(result.no_winner))
+    if result.unfinished:
+        table.add_row(
+            "Unfinished games",
+            f"{result.unfinished} (stopped after {result.max_decisions} decisions)",
+        )
     table.add_row("Mean rounds", "-" if rounds is None else f"{rounds:.2f}")
     table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
     if result.options:
@@ -236,6 +249,10 @@ def simulate_command(
     backend: Annotated[
         str, typer.Option("--backend", help=f"Where games run: {', '.join(BACKENDS)}.")
     ] = "local",
+    max_decisions: Annotated[
+        int,
+        typer.Option("--max-decisions", min=1, help="Stop a game after this many decisions."),
+    ] = DEFAULT_MAX_DECISIONS,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     records: Annotated[
         bool, typer.Option("--records", help="With --json, include every game's record.")
@@ -249,6 +266,18 @@ def simulate_command(
         n_players = _players_or_default(players, cardset)
         bot_names = _split_names(bots) or ["random"]
         show_progress = not as_json and out.is_terminal and games > 1
+        run = functools.partial(
+            run_simulation,
+            game,
+            games=games,
+            players=n_players,
+            seed=seed,
+            bots=bot_names,
+            options=options,
+            workers=workers,
+            backend=cast(Backend, backend),  # checked by simulate()
+            max_decisions=max_decisions,
+        )
         try:
             if show_progress:
                 with Progress(
@@ -261,28 +290,9 @@ def simulate_command(
                     transient=True,
                 ) as bar:
                     task = bar.add_task("games", total=games)
-                    result = run_simulation(
-                        game,
-                        games=games,
-                        players=n_players,
-                        seed=seed,
-                        bots=bot_names,
-                        options=options,
-                        workers=workers,
-                        progress=lambda done, total: bar.update(task, completed=done),
-                        backend=backend,  # type: ignore[arg-type]
-                    )
+                    result = run(progress=lambda done, total: bar.update(task, completed=done))
             else:
-                result = run_simulation(
-                    game,
-                    games=games,
-                    players=n_players,
-                    seed=seed,
-                    bots=bot_names,
-                    options=options,
-                    workers=workers,
-                    backend=backend,  # type: ignore[arg-type]
-                )
+                result = run()
         except KeyboardInterrupt:
             _fail("interrupted", 130)
     if as_json:

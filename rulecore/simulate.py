@@ -133,7 +133,8 @@ class SimulationResult:
     than ``games``; ``ties`` says how many games were tied and ``no_winner``
     how many finished games had no winner at all (e.g. a lost cooperative
     game). ``unfinished`` games hit the ``max_decisions`` limit; they count in
-    ``games`` and ``mean_decisions`` but have no winners, totals or rounds.
+    ``games`` (so in win rates) but have no winners, totals or rounds and are
+    left out of ``mean_decisions``.
     """
 
     cardset: str
@@ -187,7 +188,9 @@ class SimulationResult:
 
     @property
     def mean_decisions(self) -> float:
-        return _mean([r.decisions for r in self.records]) or 0.0
+        """Mean decisions per finished game (per game if none finished)."""
+        finished = [r.decisions for r in self.records if r.finished]
+        return _mean(finished or [r.decisions for r in self.records]) or 0.0
 
     @property
     def games_per_second(self) -> float:
@@ -229,7 +232,7 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def _default_factory(cardset: Any, players: int, options: Mapping[str, Any]) -> SimGame:
-    return rulecore.Game(rulecore.load_cardset(cardset), players=players, options=dict(options))
+    return rulecore.Game(rulecore.load_cardset(cardset), players=players, options=dict(options), record_events=False)
 
 
 @dataclass(frozen=True)
@@ -263,6 +266,18 @@ class _Failure:
 
 
 _Outcome = GameRecord | _Failure
+
+
+def _pickled(job: _Job) -> bytes:
+    """The job as bytes for other processes; a clear error if it cannot travel."""
+    try:
+        return pickle.dumps(job)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise rulecore.RulecoreError(
+            f"cannot send this simulation to worker processes ({exc}); the cardset "
+            f"reference, options and game_factory must be picklable (a module-level "
+            f"function, not a lambda), or run with workers=1"
+        ) from exc
 
 
 def _build_game(job: _Job) -> SimGame:
@@ -389,10 +404,22 @@ def _run_local_inprocess(
         _report(progress, index + 1, games)
 
 
+def _terminate_workers(executor: ProcessPoolExecutor) -> None:
+    """Stop worker processes now (on Ctrl-C) instead of letting queued chunks finish."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
+    if callable(terminate):
+        terminate()
+        return
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+
+
 def _run_local_pool(
     blob: bytes, games: int, workers: int, progress: ProgressCallback | None
 ) -> list[_Outcome]:
-    size = max(1, min(64, math.ceil(games / (workers * 8))))
+    # small chunks: smooth progress, quick stop on Ctrl-C, little per-task overhead
+    size = max(1, min(32, math.ceil(games / (workers * 32))))
     chunks = _chunks(games, size)
     results: dict[int, list[_Outcome]] = {}
     done_games = 0
@@ -424,6 +451,9 @@ def _run_local_pool(
             for future, i in futures.items():
                 if future.done() and not future.cancelled() and i not in results:
                     results[i] = future.result()
+    except KeyboardInterrupt:
+        _terminate_workers(executor)
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     ordered: list[_Outcome] = []
@@ -542,7 +572,7 @@ def simulate(
             outcomes = list(_run_local_inprocess(game, job, games, progress))
         else:
             try:
-                outcomes = _run_local_pool(pickle.dumps(job), games, count, progress)
+                outcomes = _run_local_pool(_pickled(job), games, count, progress)
             except BrokenProcessPool as exc:
                 raise rulecore.RulecoreError(
                     "a simulation worker process died. Workers are started with 'spawn', "
@@ -551,9 +581,9 @@ def simulate(
                     "or run with workers=1"
                 ) from exc
     elif backend == "ray":
-        outcomes = _run_ray(pickle.dumps(job), games, progress)
+        outcomes = _run_ray(_pickled(job), games, progress)
     else:
-        outcomes = _run_dask(pickle.dumps(job), games, progress)
+        outcomes = _run_dask(_pickled(job), games, progress)
     wall = time.perf_counter() - started
 
     failures = [o for o in outcomes if isinstance(o, _Failure)]

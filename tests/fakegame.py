@@ -171,7 +171,12 @@ class Game:
     """Stand-in for rulecore.Game."""
 
     def __init__(
-        self, cardset: FakeCardset, players: int, options: Mapping[str, Any] | None = None
+        self,
+        cardset: FakeCardset,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        record_events: bool = True,
     ) -> None:
         if not cardset.min_players <= players <= cardset.max_players:
             raise rulecore.RulecoreError(

@@ -128,3 +128,42 @@ def test_bot_refuses_a_finished_game() -> None:
     state.apply("take:1")
     with pytest.raises(rulecore.RulecoreError):
         RandomBot(0).choose(state)
+
+
+# ---------------------------------------------------------------- the real engine
+
+REAL = "witching-hour"
+needs_real = pytest.mark.skipif(
+    REAL not in rulecore.builtin_cardsets(), reason="built-in cardset not available"
+)
+
+
+def real_state(players: int = 3, seed: int = 11) -> rulecore.State:
+    return rulecore.Game(rulecore.load_cardset(REAL), players=players).new_game(seed=seed)
+
+
+@needs_real
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_real_game_bots_play_legal_moves_to_the_end(name: str) -> None:
+    """Random and greedy bots finish a real Witching Hour game with legal actions only."""
+    state = real_state()
+    bots = {s: make_bot(name, s) for s in range(3)}
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        action = bots[seat].choose(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert state.result()["winners"]
+
+
+@needs_real
+def test_real_game_search_bot_is_legal_and_seeded() -> None:
+    """A (small) SearchBot picks a legal action on a real state, the same one for the same seed."""
+    state = real_state()
+    history = list(state.history)
+    first = SearchBot(5, playouts=2, depth=15).choose(state)
+    again = SearchBot(5, playouts=2, depth=15).choose(state)
+    assert first == again
+    assert first in state.legal_actions()
+    assert list(state.history) == history

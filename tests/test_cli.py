@@ -64,6 +64,13 @@ def test_simulate_json_is_deterministic(runner: CliRunner) -> None:
     assert first["games"] == 8 and len(first["records"]) == 8
 
 
+def test_simulate_reports_unfinished_games(runner: CliRunner) -> None:
+    """Games stopped by --max-decisions are reported in the table."""
+    result = runner.invoke(app, SIM + ["--max-decisions", "1", "--option", "heap=30"])
+    assert result.exit_code == 0, result.output
+    assert "Unfinished games" in result.stdout and "stopped after 1 decisions" in result.stdout
+
+
 def test_simulate_options_are_typed(runner: CliRunner) -> None:
     """--option values are converted to the option's type before reaching the game."""
     result = runner.invoke(app, SIM + ["--option", "heap=7", "-o", "bonus=yes", "--json"])
@@ -121,7 +128,7 @@ def test_play_with_scripted_input(runner: CliRunner) -> None:
     assert "heap:" in out  # the view is rendered
     assert "Seat 1 takes" in out  # the bot's move is shown through events
     assert "Game over" in out and "Winner" in out
-    assert "totals (2):" in out
+    assert "Total" in out and "Scores" in out  # the score table of result()
 
 
 def test_play_same_seed_same_game(runner: CliRunner) -> None:
@@ -164,14 +171,22 @@ def test_parse_options_converts_by_spec() -> None:
 
 
 def test_render_view_is_readable() -> None:
-    """render_view shows scalars, counts of lists and nested player entries as text."""
-    text = render_view(
-        {"round": 2, "hand": ["Bell", "Book"], "hex": {"count": 3}, "players": [{"name": "A", "score": 4}]}
-    )
+    """render_view shows scalars, zones as counts/cards by name, per-seat numbers, no decision."""
+    view = {
+        "round": 2,
+        "zones": {"hand/0": {"count": 2, "cards": ["bell", "book"]}, "hex/1": {"count": 3}},
+        "counters": {"total": [4, 7]},
+        "players": [{"name": "Ann", "score": 4}],
+        "decision": {"prompt": "hidden from the view text"},
+        "card_names": {"bell": "Bell", "book": "Book"},
+    }
+    text = render_view(view, seat=0, players=2)
     assert "round: 2" in text
-    assert "hand (2): Bell, Book" in text
-    assert "hex: count 3" in text
-    assert "players (1): A" in text
+    assert "hand/0 (you) (2): Bell, Book" in text
+    assert "hex/1 (3)" in text
+    assert "total: you 4, seat 1 7" in text
+    assert "players (1): Ann" in text
+    assert "hidden from the view text" not in text and "card names" not in text
 
 
 def test_no_command_prints_help() -> None:
@@ -188,3 +203,55 @@ def test_python_dash_m_works() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "simulate" in proc.stdout and "rulecore" in proc.stdout
+
+
+# ---------------------------------------------------------------- the real engine
+
+REAL = "witching-hour"
+needs_real = pytest.mark.skipif(
+    REAL not in rulecore.builtin_cardsets(), reason="built-in cardset not available"
+)
+REAL_SIM = ["simulate", REAL, "--games", "3", "--players", "4", "--seed", "1", "--workers", "1"]
+
+
+@needs_real
+def test_real_game_simulate_same_seed_same_numbers() -> None:
+    """simulate on the real game prints the table, with the same numbers for the same seed."""
+    first = CliRunner().invoke(app, REAL_SIM)
+    second = CliRunner().invoke(app, REAL_SIM)
+    assert first.exit_code == 0, first.output
+    assert "Mean score" in first.stdout and "witching-hour: 3 games" in first.stdout
+    assert numbers(first.stdout) == numbers(second.stdout)
+
+
+@needs_real
+def test_real_game_bad_option_is_a_clean_error() -> None:
+    """An option the real cardset does not have exits 1 with a message and no traceback."""
+    result = CliRunner().invoke(app, REAL_SIM + ["--option", "colour=red"])
+    assert result.exit_code == 1
+    assert "colour" in result.stderr and "Traceback" not in result.output
+
+
+@needs_real
+def test_real_game_play_scripted() -> None:
+    """play on the real game: bad input re-asks, numbers play, EOF ends cleanly."""
+    script = "zero\n0\n\n" + "1\n" * 25
+    result = CliRunner().invoke(
+        app, ["play", REAL, "--players", "3", "--seed", "2", "--bots", "random,greedy"], input=script
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "'zero' is not a number" in out and "0 is out of range" in out
+    assert "Your view (seat 0)" in out and "hand/0 (you)" in out
+    assert "Input closed; game abandoned" in out  # 25 answers do not finish a game
+    assert "Traceback" not in result.output
+
+
+@needs_real
+def test_real_game_play_to_the_end() -> None:
+    """A person always answering 1 plays a real game to the end and sees the score table."""
+    result = CliRunner().invoke(
+        app, ["play", REAL, "--players", "2", "--seed", "4"], input="1\n" * 600
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.stdout and "Total" in result.stdout

@@ -105,6 +105,12 @@ def test_bad_arguments_raise_rulecore_error(kwargs: dict[str, Any], text: str) -
         run(**kwargs)
 
 
+def test_unpicklable_factory_with_workers_is_a_clear_error() -> None:
+    """A lambda game_factory cannot reach worker processes: RulecoreError says so."""
+    with pytest.raises(rulecore.RulecoreError, match="picklable"):
+        run(workers=2, game_factory=lambda c, p, o: fakegame.make_game(c, p, o))
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_failing_game_names_the_lowest_failing_seed(workers: int) -> None:
     """A rule error in a game becomes a SimulationError with that game's seed and actions."""
@@ -116,10 +122,12 @@ def test_failing_game_names_the_lowest_failing_seed(workers: int) -> None:
     assert "seed 6" in str(error)
 
 
-def test_endless_game_is_cut_off() -> None:
-    """A game still running after max_decisions raises instead of looping forever."""
-    with pytest.raises(SimulationError, match="did not end within 2 decisions"):
-        run(games=1, max_decisions=2, options={"heap": 30})
+def test_endless_game_is_cut_off_and_counted() -> None:
+    """A game still running after max_decisions is stopped and counted as unfinished."""
+    result = run(games=3, bots="random", max_decisions=2, options={"heap": 30})
+    assert result.unfinished == 3 and sum(result.wins) == 0
+    assert all(not r.finished and r.decisions == 2 for r in result.records)
+    assert result.mean_totals is None and result.to_dict()["unfinished"] == 3
 
 
 @pytest.mark.parametrize("backend", ["ray", "dask"])
@@ -164,3 +172,30 @@ def test_distributed_backends_give_local_results(
     """The ray and dask code paths produce the same results as the local backend."""
     monkeypatch.setitem(sys.modules, backend, module())
     assert run(backend=backend).to_dict() == run().to_dict()
+
+
+# ---------------------------------------------------------------- the real engine
+
+REAL = "witching-hour"
+needs_real = pytest.mark.skipif(
+    REAL not in rulecore.builtin_cardsets(), reason="built-in cardset not available"
+)
+
+
+@needs_real
+def test_real_game_identical_for_one_and_two_workers() -> None:
+    """A few real Witching Hour games give identical results in-process and with 2 workers."""
+    args: dict[str, Any] = dict(games=4, players=3, seed=9, bots=("random", "greedy", "random"))
+    one = simulate(REAL, workers=1, **args)
+    two = simulate(REAL, workers=2, **args)
+    assert one.to_dict() == two.to_dict()
+    assert one.cardset == REAL
+    assert one.mean_totals is not None and one.mean_rounds is not None
+    assert all(r.decisions > 0 and r.winners for r in one.records)
+
+
+@needs_real
+def test_real_game_bad_player_count_is_a_rulecore_error() -> None:
+    """The engine's player-count check reaches the caller as a RulecoreError."""
+    with pytest.raises(rulecore.RulecoreError, match="players"):
+        simulate(REAL, games=1, players=9, workers=1)

@@ -1,0 +1,175 @@
+"""Shared helpers for the Witching Hour rule and example tests.
+
+Scenarios are laid out with ``State.arrange`` and driven by option labels.
+Zone contents are compared as sorted lists of card type ids, so tests read like
+the rulebook ("three Bells and a Candle") rather than like card instance ids.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+import rulecore
+
+CARDSET = rulecore.load_cardset("witching-hour")
+
+# The reference deck (shared/rules/witching-hour-cards.md): copies and scoring ladder per type.
+REFERENCE = {
+    "bell": (8, [1, 3, 4, 5, 7, 9]),
+    "book": (4, [0, 2, 5, 8]),
+    "candle": (8, [1, 2, 3, 5, 7, 9]),
+    "cauldron": (4, [1, 3, 6, 10]),
+    "chalice": (4, [-3, 2, 5, 8]),
+    "familiar": (6, [1, 2, 4, 6, 8]),
+    "hourglass": (4, [0, 2, 5, 9]),
+    "mirror": (6, [1, 2, 4, 6, 8]),
+    "skull": (4, [0, 3, 6, 10]),
+    "toadstool": (8, [2, 3, 4, 6, 8, 10]),
+}
+
+PLAYABLE = ("book", "cauldron", "chalice", "hourglass", "skull")
+
+# The Familiar answers the "attacked" signal: a Defender holding one is first offered the
+# Familiar block (or "Decline"), and only then the ordinary block choice.
+FAMILIAR = "Block with a Familiar (it goes into your Hex pile)"
+DECLINE = "Decline"
+TAKE = "Take the cards"
+RESPOND = "Respond to 'attacked'?"
+BLOCK = "Block the attack?"
+
+
+def new_game(players: int = 3, seed: int = 1) -> tuple[rulecore.Game, rulecore.State]:
+    """A fresh game, dealt and waiting for seat 0's first turn."""
+    game = rulecore.Game(CARDSET, players=players)
+    return game, game.new_game(seed=seed)
+
+
+def types_of(state: rulecore.State, cards: Iterable[int]) -> list[str]:
+    """Sorted card type ids of some card instances."""
+    itype = state.rules.instance_type
+    return sorted(itype[c] for c in cards)
+
+
+def zone(state: rulecore.State, key: str) -> list[str]:
+    """A zone as a sorted list of card type ids."""
+    return types_of(state, state.zones[key])
+
+
+def hand(state: rulecore.State, p: int) -> list[str]:
+    return zone(state, f"hand/{p}")
+
+
+def hex_pile(state: rulecore.State, p: int) -> list[str]:
+    return zone(state, f"hex/{p}")
+
+
+def hand_sizes(state: rulecore.State) -> list[int]:
+    return [len(state.zones[f"hand/{p}"]) for p in range(state.rules.players)]
+
+
+def n(**counts: int) -> list[str]:
+    """``n(bell=3, candle=1)`` -> ['bell', 'bell', 'bell', 'candle'] (sorted like ``zone``)."""
+    return sorted(t for t, k in counts.items() for _ in range(k))
+
+
+def layout(
+    state: rulecore.State,
+    hands: Mapping[int, Sequence[str]] | None = None,
+    hexes: Mapping[int, Sequence[str]] | None = None,
+    discard: Sequence[str] | None = None,
+    counters: Mapping[str, Any] | None = None,
+    vars: Mapping[str, Any] | None = None,
+) -> None:
+    """Arrange every hand and Hex pile (unnamed ones empty) and optionally the exact discard pile.
+
+    Without ``discard`` the unused cards go to the discard pile; with it, the
+    discard pile is exactly ``discard`` and the unused cards wait in the deck
+    (which is only gathered at the next deal).
+    """
+    players = state.rules.players
+    zones: dict[str, list[str]] = {}
+    for p in range(players):
+        zones[f"hand/{p}"] = list((hands or {}).get(p, []))
+        zones[f"hex/{p}"] = list((hexes or {}).get(p, []))
+    if discard is not None:
+        zones["discard"] = list(discard)
+    state.arrange(zones, rest="deck" if discard is not None else "discard", counters=counters, vars=vars)
+
+
+def end_round(
+    state: rulecore.State,
+    hexes: Mapping[int, Sequence[str]] | None = None,
+    counters: Mapping[str, Any] | None = None,
+) -> int:
+    """Finish the current round at once with the Hex piles ``hexes``; returns the seat whose turn ended it.
+
+    The player to move attacks the next seat with one card, which is blocked
+    with one card, so every hand is empty and nothing is added to any Hex pile.
+    """
+    players = state.rules.players
+    p = state.decision.player
+    assert state.decision.prompt == "Your turn"
+    q = (p + 1) % players
+    used = Counter(t for cards in (hexes or {}).values() for t in cards)
+    spare = {t: copies - used[t] for t, copies in ((t, state.rules.instance_type.count(t)) for t in REFERENCE)}
+    attack = next(t for t in ("bell", "candle", "familiar", "mirror") if spare[t] >= 1)
+    spare[attack] -= 1
+    block = next(t for t in ("candle", "toadstool") if spare[t] >= 1)
+    layout(state, hands={p: [attack], q: [block]}, hexes=hexes, counters=counters)
+    assert state.decision.player == q, state.decision
+    state.apply(f"Block with 1 {CARDSET.cards[block].name}")
+    return p
+
+
+def play_round_with_hexes(state: rulecore.State, hexes: Mapping[int, Sequence[str]]) -> list[int]:
+    """End the current round with these Hex piles and return the round's scores."""
+    end_round(state, hexes)
+    return list(state.round_log[-1]["round_score"])
+
+
+def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
+    return [e for e in state.events(player) if e["type"] == kind]
+
+
+def reveals(state: rulecore.State) -> list[dict[str, list[str]]]:
+    """Per scoring (one per round so far), each Hex pile's revealed contents (sorted types)."""
+    out: list[dict[str, list[str]]] = []
+    current: dict[str, list[str]] = {}
+    for e in state.events(None):
+        if e["type"] == "reveal":
+            current[e["zone"]] = sorted(e["revealed"])
+        elif e["type"] == "round-end":
+            out.append(current)
+            current = {}
+    return out
+
+
+def options(state: rulecore.State) -> set[str]:
+    return set(state.legal_actions())
+
+
+def defend(state: rulecore.State, action: str) -> None:
+    """Answer an attack with ``action`` (a block label, TAKE or FAMILIAR), declining the Familiar offer first if needed."""
+    if state.decision.prompt == RESPOND and action != FAMILIAR:
+        state.apply(DECLINE)
+        if action == TAKE and (state.decision is None or state.decision.prompt != BLOCK):
+            return  # taking was the only choice left, made without asking
+    state.apply(action)
+
+
+def defence_options(state: rulecore.State) -> set[str]:
+    """Everything the Defender may do against the pending attack: the Familiar offer and the block choice together.
+
+    Looked up on a clone, so the state is not changed.
+    """
+    s = state.clone()
+    defender = s.decision.player
+    found: set[str] = set()
+    if s.decision.prompt == RESPOND:
+        found |= options(s) - {DECLINE}
+        s.apply(DECLINE)
+        if s.decision is None or s.decision.prompt != BLOCK or s.decision.player != defender:
+            return found | {TAKE}  # no block was possible: the cards were taken without asking
+    assert s.decision.prompt == BLOCK and s.decision.player == defender, s.decision
+    return found | options(s)
