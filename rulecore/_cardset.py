@@ -86,6 +86,13 @@ class Procedure:
 
 
 @attrs.frozen
+class UserFunction:
+    name: str
+    params: tuple[str, ...]
+    body: n.Expr
+
+
+@attrs.frozen
 class Cardset:
     """A loaded, checked cardset: everything a ``Game`` needs, immutable."""
 
@@ -100,6 +107,7 @@ class Cardset:
     options: Mapping[str, OptionSpec]
     cards: Mapping[str, CardDef]
     procedures: Mapping[str, Procedure]
+    functions: Mapping[str, UserFunction]
     start_zone: str
     program: n.Block
     winners: n.Expr
@@ -273,6 +281,10 @@ class _Loader:
             player_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "player"),
             game_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "none"),
             game_vars=frozenset((d.get("vars") or {}).keys()),
+            functions={
+                k: (len(v.get("params", ())) if isinstance(v, dict) else 0)
+                for k, v in (d.get("functions") or {}).items()
+            },
         )
 
     def parse(self, path: tuple[Any, ...], context: str | None, *, expression: bool = False) -> Any:
@@ -364,6 +376,16 @@ class _Loader:
                 body, params = self.parse(ppath + ("do",), pname), tuple(p.get("params", ()))
             procedures[pname] = Procedure(pname, params, body or n.Block(()))
 
+        functions: dict[str, UserFunction] = {}
+        for fname, f in (d.get("functions") or {}).items():
+            fpath = ("functions", fname)
+            if isinstance(f, dict):
+                body = self.parse(fpath + ("value",), fname, expression=True)
+                params = tuple(f.get("params", ()))
+            else:
+                body, params = self.parse(fpath, fname, expression=True), ()
+            functions[fname] = UserFunction(fname, params, body or n.Literal(None))
+
         program = self.build_program()
         winners = self.parse(("end", "winners"), "end", expression=True)
         heuristic = self.parse(("heuristic",), "heuristic", expression=True) if "heuristic" in d else None
@@ -398,7 +420,7 @@ class _Loader:
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
             min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
-            vars=dict(d.get("vars") or {}), options=options, cards=cards, procedures=procedures,
+            vars=dict(d.get("vars") or {}), options=options, cards=cards, procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )
@@ -425,7 +447,13 @@ class _Loader:
                 seen.setdefault(name, section[:-1])
         from ._parser import BUILTIN_NAMES, KEYWORDS
 
-        for section in ("zones", "counters", "vars", "procedures"):
+        from ._functions import FUNCTIONS
+
+        for name in d.get("functions") or {}:
+            if name in FUNCTIONS:
+                self.problem(("functions", name), f"'{name}' is a built-in function", "pick another name",
+                             "reserved", key=True)
+        for section in ("zones", "counters", "vars", "procedures", "functions"):
             for name in d.get(section) or {}:
                 if name in KEYWORDS or name in BUILTIN_NAMES:
                     self.problem((section, name), f"'{name}' is a reserved word of the effect language",

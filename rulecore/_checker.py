@@ -95,6 +95,25 @@ class Checker:
             return
         self.expr(expr, _Context(set(extra), has_this, where), it=0)
 
+    def check_function_cycles(self) -> None:
+        calls = {
+            f.name: {node.func for node in walk(f.body) if isinstance(node, n.UserCall)}
+            for f in self.cs.functions.values()
+        }
+        for start in calls:
+            stack, seen = [start], set()
+            while stack:
+                for callee in calls.get(stack.pop(), ()):
+                    if callee == start:
+                        f = self.cs.functions[start]
+                        self.problem(f.body.span, f"function '{start}' calls itself (directly or through others)",
+                                     "functions cannot recurse; use a procedure with a loop", "recursion")
+                        stack = []
+                        break
+                    if callee not in seen:
+                        seen.add(callee)
+                        stack.append(callee)
+
     # ---- statements
     def stmt(self, node: Any, ctx: _Context, loops: int) -> None:
         if isinstance(node, n.Block):
@@ -247,6 +266,9 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     for proc in cs.procedures.values():
         ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
     ch.check_body(cs.program, (), False, "the flow")
+    for func in cs.functions.values():
+        ch.check_expr(func.body, False, f"function '{func.name}'", extra=func.params)
+    ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
     for card in cs.cards.values():

@@ -42,7 +42,8 @@ _COMPARE = {
 
 
 class Compiler:
-    def __init__(self) -> None:
+    def __init__(self, functions: Any = None) -> None:
+        self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.cache: dict[int, Fn] = {}
         self._keep: list[Any] = []  # keeps nodes alive so their ids stay unique
 
@@ -236,6 +237,27 @@ class Compiler:
             return (p + step) % ctx.rules.players
 
         return seat
+
+    def c_UserCall(self, node: n.UserCall) -> Fn:
+        func = self.functions[node.func]
+        args = [self(a) for a in node.args]
+        params = func.params
+        body_cell: list[Fn] = []
+
+        def user_call(ctx: Any) -> Any:
+            if not body_cell:  # compiled on first use, so functions may call each other
+                body_cell.append(self(func.body))
+            env = ctx.env
+            local = {"$you": env.get("$you"), "$this": env.get("$this")}
+            for param, arg in zip(params, args):
+                local[param] = arg(ctx)
+            ctx.env = local
+            try:
+                return body_cell[0](ctx)
+            finally:
+                ctx.env = env
+
+        return user_call
 
     def c_Call(self, node: n.Call) -> Fn:
         sig = FUNCTIONS[node.func]

@@ -203,6 +203,71 @@ def _player_name(ctx: Any, player: Any) -> str:
     return ctx.rules.player_label(player)
 
 
+def _shared_props(ctx: Any, a: Any, b: Any, *props: str) -> int:
+    """How many of the properties two cards have in common."""
+    rules = ctx.rules
+    if type(a) is not int or type(b) is not int:
+        return 0
+    return sum(1 for p in props if rules.card_prop(a, p) == rules.card_prop(b, p))
+
+
+def _prop(ctx: Any, card: Any, name: str) -> Any:
+    if type(card) is not int:
+        raise TypeError(f"prop() needs a card, got {describe_value(card)}")
+    return ctx.rules.card_prop(card, name)
+
+
+def _first(ctx: Any, value: Any) -> Any:
+    items = items_of(ctx, value)
+    return items[0] if items else None
+
+
+def _last(ctx: Any, value: Any) -> Any:
+    items = items_of(ctx, value)
+    return items[-1] if items else None
+
+
+def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[int, ...]:
+    """An order of all the cards in which each shares exactly ``shared`` properties with the one
+    before it (the first with ``start``); the empty collection if there is none."""
+    rules = ctx.rules
+    pool = list(cards_of(ctx, cards))
+    if not pool:
+        return ()
+
+    def link(a: int, b: int) -> bool:
+        return sum(1 for p in props if rules.card_prop(a, p) == rules.card_prop(b, p)) == shared
+
+    order: list[int] = []
+    used = [False] * len(pool)
+    failed: set[tuple[int, frozenset[int]]] = set()
+
+    def extend(prev: Any) -> bool:
+        if len(order) == len(pool):
+            return True
+        key = (prev if prev is not None else -1, frozenset(i for i, u in enumerate(used) if u))
+        if key in failed:
+            return False
+        seen_types: set[str] = set()
+        for i, card in enumerate(pool):
+            t = rules.instance_type[card]
+            if used[i] or t in seen_types:
+                continue
+            if prev is not None and not link(prev, card):
+                continue
+            seen_types.add(t)
+            used[i] = True
+            order.append(card)
+            if extend(card):
+                return True
+            order.pop()
+            used[i] = False
+        failed.add(key)
+        return False
+
+    return tuple(order) if extend(start if type(start) is int else None) else ()
+
+
 def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
@@ -211,6 +276,24 @@ def _option(ctx: Any, name: str) -> Any:
 
 
 FUNCTIONS: dict[str, Sig] = {
+    "shared_props": Sig(
+        3,
+        99,
+        'shared_props(card_a, card_b, "prop", ...)',
+        "How many of the named properties two cards have in common.",
+        _shared_props,
+    ),
+    "prop": Sig(2, 2, 'prop(card, "name")', "A card property named by a text value.", _prop),
+    "first": Sig(1, 1, "first(collection)", "The first item (the top card of a zone), or none.", _first),
+    "last": Sig(1, 1, "last(collection)", "The last item (the bottom card of a zone), or none.", _last),
+    "chain": Sig(
+        4,
+        99,
+        'chain(cards, start, n, "prop", ...)',
+        "An order of all the cards where each shares exactly n of the properties with the one before "
+        "(the first with start); empty if there is none.",
+        _chain,
+    ),
     "cards": Sig(
         1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards
     ),

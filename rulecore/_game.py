@@ -49,7 +49,7 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler()
+        self.compiler = Compiler(cardset.functions)
         self.fn = self.compiler
 
         # zones
@@ -96,7 +96,7 @@ class Rules:
         roots += [p.body for _, p in sorted(cardset.procedures.items())]
         for cid, card in cardset.cards.items():
             roots += [a.body for _, a in sorted(card.abilities.items())]
-        exprs = [cardset.winners, cardset.heuristic]
+        exprs = [cardset.winners, cardset.heuristic] + [f.body for f in cardset.functions.values()]
         for card in cardset.cards.values():
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
         for root in roots + exprs:

@@ -151,6 +151,10 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 
+def s_rotate(state: "State", node: n.Rotate, env: dict) -> None:
+    state.rotate(node.zone, node.step, _you(env))
+
+
 def s_reveal(state: "State", node: n.Reveal, env: dict) -> None:
     zone = _zone(state, node, node.zone, env, "reveal")
     state.reveal(zone)
@@ -198,6 +202,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.CounterOp: s_counter,
     n.Move: s_move,
     n.Shuffle: s_shuffle,
+    n.Rotate: s_rotate,
     n.Reveal: s_reveal,
     n.Hide: s_hide,
     n.Look: s_look,

@@ -161,6 +161,15 @@ class Seat(Expr):
 
 
 @attrs.frozen
+class UserCall(Expr):
+    """A call of a function declared under ``functions:`` in the cardset."""
+
+    func: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@attrs.frozen
 class Call(Expr):
     """A call of a built-in function: ``count(hand of you)``."""
 
@@ -217,6 +226,15 @@ class Move(Stmt):
 @attrs.frozen
 class Shuffle(Stmt):
     zone: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class Rotate(Stmt):
+    """``rotate NAME [counterclockwise]``: each player's zone NAME passes to the next player at once."""
+
+    zone: str
+    step: int
     span: Span = _span()
 
 
@@ -404,5 +422,5 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Reveal, Hide, Look, ExtraTurn, Say)
+SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say)
 """Statements that never pause and never push frames: run inline by a block."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import attrs
 import lark
@@ -37,7 +37,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal or and not true false none left right of clockwise
+    skipping until end game say where signal rotate or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -51,6 +51,7 @@ class Symbols:
     player_counters: frozenset[str] = frozenset()
     game_counters: frozenset[str] = frozenset()
     game_vars: frozenset[str] = frozenset()
+    functions: Mapping[str, int] = attrs.field(factory=dict)  # user functions: name -> number of params
 
     def guess(self, name: str, pool: Any) -> str | None:
         found = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
@@ -181,6 +182,18 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def facing(self, meta: Any, tok: Token) -> str:
         return str(tok)
+
+    def rotate_stmt(self, meta: Any, name: Token, order: Any) -> n.Stmt:
+        span = self._span(meta)
+        zone = str(name)
+        if zone not in self.symbols.player_zones:
+            pool = self.symbols.player_zones
+            guess = self.symbols.guess(zone, pool)
+            hint = f"did you mean '{guess}'?" if guess else "rotate takes the name of a zone each player has"
+            self._problem(self._tok_span(name), f"'{zone}' is not a zone of each player", hint, "unknown-name")
+            return n.Block((), span)
+        step = -1 if order is not None and str(order) == "counterclockwise" else 1
+        return n.Rotate(zone, step, span)
 
     def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
         return n.Shuffle(zone, self._span(meta))
@@ -392,9 +405,15 @@ class Builder(Transformer):  # type: ignore[type-arg]
         span = self._span(meta)
         fname = str(name)
         args_t = tuple(a for a in args if a is not None)
+        if fname in self.symbols.functions:
+            arity = self.symbols.functions[fname]
+            if len(args_t) != arity:
+                return self._problem(span, f"{fname}() takes {arity} argument{'s' if arity != 1 else ''} "
+                                     f"(got {len(args_t)})", "see its 'params' under 'functions:'", "arity")
+            return n.UserCall(fname, args_t, span)
         sig = FUNCTIONS.get(fname)
         if sig is None:
-            guess = self.symbols.guess(fname, FUNCTIONS)
+            guess = self.symbols.guess(fname, set(FUNCTIONS) | set(self.symbols.functions))
             hint = f"did you mean '{guess}'?" if guess else "see docs/reference.md for the functions"
             return self._problem(self._tok_span(name), f"unknown function '{fname}'", hint, "unknown-name")
         if not sig.min_args <= len(args_t) <= sig.max_args:

@@ -103,6 +103,23 @@ PROCEDURE = {
     ]
 }
 
+FUNCTION = {
+    "description": "A named expression, called like a built-in function: name(args).",
+    "anyOf": [
+        EXPR,
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["value"],
+            "properties": {
+                "params": {"type": "array", "items": NAME},
+                "value": EXPR,
+                "description": {"type": "string"},
+            },
+        },
+    ],
+}
+
 PHASE = {
     "type": "object",
     "additionalProperties": False,
@@ -147,6 +164,7 @@ SCHEMA: dict[str, Any] = {
         "options": {"type": "object", "propertyNames": NAME, "additionalProperties": OPTION},
         "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD, "minProperties": 1},
         "procedures": {"type": "object", "propertyNames": NAME, "additionalProperties": PROCEDURE},
+        "functions": {"type": "object", "propertyNames": NAME, "additionalProperties": FUNCTION},
         "setup": {
             "type": "object",
             "additionalProperties": False,

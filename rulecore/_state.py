@@ -394,6 +394,20 @@ class State:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor)
 
+    def rotate(self, zone: str, step: int, actor: Any) -> None:
+        """Every player's ``zone`` passes its cards to the player ``step`` seats on, all at once."""
+        keys = self.rules.zone_keys[zone]
+        players = len(keys)
+        contents = [self.zones[k] for k in keys]
+        for p, cards in enumerate(contents):
+            dest = keys[(p + step) % players]
+            self.zones[dest] = cards
+            for c in cards:
+                self.where[c] = dest
+            self.revealed.discard(keys[p])
+        direction = "clockwise" if step > 0 else "counterclockwise"
+        self.emit("rotate", f"Every {zone} passes one seat {direction}", zone=zone, step=step, actor=actor)
+
     def _move_event(self, src: str, dest: str, moved: list[int], actor: Any) -> None:
         rules = self.rules
         seen = []
