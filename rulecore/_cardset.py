@@ -201,7 +201,7 @@ class _Loader:
     def check_schema(self) -> None:
         if not isinstance(self.data, dict):
             self.problem((), "a cardset file must be a mapping of keys (name:, players:, zones:, cards:, ...)",
-                         "start from docs/examples or 'rulecore schema'", "schema")
+                         "start from docs/examples/tiny-game.yaml", "schema")
             return
         validator = jsonschema.Draft202012Validator(SCHEMA)
         for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
@@ -266,7 +266,7 @@ class _Loader:
         if validator == "anyOf":
             field = path[-1] if path else "value"
             self.problem(path, f"'{field}' has the wrong form in {where} (got {err.instance!r})",
-                         "see the reference in docs/reference.md", "type")
+                         "see docs/cardset-reference.md", "type")
             return
         self.problem(path, f"{where}: {err.message}", None, "schema")
 

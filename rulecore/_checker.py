@@ -13,7 +13,7 @@ import attrs
 
 from . import _nodes as n
 from ._functions import FUNCTIONS
-from ._parser import BUILTIN_NAMES
+from ._parser import BUILTIN_NAMES, KEYWORDS
 from .errors import Problem, Span
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def children(node: Any) -> Iterator[Any]:
 
 
 def _nodes_in(value: Any) -> Iterator[Any]:
-    if isinstance(value, (n.Expr, n.Stmt, n.StaticOption, n.DynamicOption)):
+    if isinstance(value, (n.Expr, n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
         yield value
     elif isinstance(value, tuple):
         for item in value:
@@ -87,6 +87,16 @@ class Checker:
     def check_body(self, body: Any, params: Iterable[str], has_this: bool, where: str) -> None:
         if body is None:
             return
+        for node in walk(body):
+            name = None
+            if isinstance(node, (n.Let, n.Choose)):
+                name = node.name if isinstance(node, n.Let) else node.var
+            elif isinstance(node, (n.ForEach, n.DynamicOption)):
+                name = node.var
+            if name is not None and (name in KEYWORDS or name in BUILTIN_NAMES):
+                what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
+                self.problem(node.span, f"'{name}' is {what} and cannot name a variable", "pick another name",
+                             "reserved")
         ctx = _Context(bound_names(body) | set(params), has_this, where)
         self.stmt(body, ctx, loops=0)
 
@@ -157,10 +167,10 @@ class Checker:
             self.expect_zone(node.zone, type(node).__name__.lower())
         if isinstance(node, n.Choose):
             self.check_choose(node)
-        if isinstance(node, n.Signal):
+        if isinstance(node, (n.Signal, n.AnswerOption)):
             self.signals.add(node.event)
         for child in children(node):
-            if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption)):
+            if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
                 self.stmt(child, ctx, loops)
             else:
                 self.expr(child, ctx, 0)

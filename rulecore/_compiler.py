@@ -79,15 +79,22 @@ class Compiler:
     def c_Builtin(self, node: n.Builtin) -> Fn:
         name = node.name
         if name == "you":
-            return lambda ctx: ctx.env["$you"]
+            return lambda ctx: ctx.env.get("$you")
         if name == "this":
-            return lambda ctx: ctx.env["$this"]
+            return lambda ctx: ctx.env.get("$this")
         if name == "it":
             return lambda ctx: ctx.env["$it"]
         if name == "players":
             return lambda ctx: ctx.rules.seats
         if name == "opponents":
-            return lambda ctx: ctx.rules.opponents[ctx.env["$you"]]
+
+            def opponents(ctx: Any) -> tuple[int, ...]:
+                you = ctx.env.get("$you")
+                if type(you) is not int:
+                    raise _located(node, "'opponents' needs a player as 'you'; here there is none")
+                return ctx.rules.opponents[you]
+
+            return opponents
         if name == "round":
             return lambda ctx: ctx.state.round
         if name == "player_count":
@@ -169,10 +176,14 @@ class Compiler:
 
         def binop(ctx: Any) -> Any:
             a, b = left(ctx), right(ctx)
-            if sym == "+" and (type(a) is str or type(b) is str):
-                return _text(ctx, a) + _text(ctx, b)
-            if type(a) is tuple and type(b) is tuple and sym == "+":
-                return a + b
+            if sym == "+":
+                zones = ctx.state.zones
+                a_cards = type(a) is tuple or (type(a) is str and a in zones)
+                b_cards = type(b) is tuple or (type(b) is str and b in zones)
+                if a_cards and b_cards:  # collections (and zones, as their cards) join
+                    return items_of(ctx, a) + items_of(ctx, b)
+                if type(a) is str or type(b) is str:
+                    return _text(ctx, a) + _text(ctx, b)
             if type(a) is not int or type(b) is not int:
                 raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
             if sym in "/%" and b == 0:
@@ -324,7 +335,7 @@ class Compiler:
 def _text(ctx: Any, value: Any) -> str:
     if type(value) is str:
         return value
-    return ctx.rules.label_value(value) if type(value) is tuple else str(value)
+    return ctx.rules.text(value)
 
 
 __all__ = ["Compiler", "cards_of", "items_of"]

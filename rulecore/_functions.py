@@ -268,6 +268,25 @@ def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[
     return tuple(order) if extend(start if type(start) is int else None) else ()
 
 
+def _in_zones(ctx: Any, *names: str) -> tuple[int, ...]:
+    """Every card in the zones of these names: each player's, or the shared one."""
+    out: list[int] = []
+    zones = ctx.state.zones
+    for name in names:
+        keys = ctx.rules.zone_keys.get(name)
+        if keys is None:
+            raise KeyError(f"no zone {name!r}")
+        for key in keys:
+            out.extend(zones[key])
+    return tuple(out)
+
+
+def _zone_of(ctx: Any, card: Any) -> str:
+    if type(card) is not int:
+        raise TypeError(f"zone_of() needs a card, got {describe_value(card)}")
+    return ctx.state.where[card]
+
+
 def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
@@ -294,6 +313,11 @@ FUNCTIONS: dict[str, Sig] = {
         "(the first with start); empty if there is none.",
         _chain,
     ),
+    "in_zones": Sig(
+        1, 99, 'in_zones("zone", ...)', "Every card in the zones of these names (each player's, or the shared one).",
+        _in_zones,
+    ),
+    "zone_of": Sig(1, 1, "zone_of(card)", "The zone a card is in now.", _zone_of),
     "cards": Sig(
         1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards
     ),

@@ -33,6 +33,7 @@ class _NoState:
 
     round = 0
     turn_player = None
+    zones: dict[str, list[int]] = {}
 
 
 class Rules:
@@ -167,8 +168,20 @@ class Rules:
         if kind in ("card", "cards"):
             return self._names[value]
         if kind == "set":
-            return self.group_label(value)
+            return self.group_label(value if type(value) is tuple else (value,))
+        if kind in ("number", "value"):
+            return self.text(value)
         return self.label_value(value)
+
+    def text(self, value: Any) -> str:
+        """A value as plain text: numbers as numbers, collections joined with commas."""
+        if type(value) is tuple:
+            return ", ".join(self.text(v) for v in value)
+        if value is None:
+            return "none"
+        if value is True or value is False:
+            return "yes" if value else "no"
+        return str(value)
 
     def label_value(self, value: Any) -> str:
         if type(value) is tuple:
@@ -260,6 +273,7 @@ class Game:
         s.round_log = []
         s.winners = ()
         s.uses = {}
+        s.arranged = False
         interp.run(s)
         return s
 

@@ -91,7 +91,14 @@ def run(state: "State") -> None:
     handlers = HANDLERS
     while stack and state.decision is None:
         frame = stack[-1]
-        handlers[type(frame[0])](state, frame)
+        try:
+            handlers[type(frame[0])](state, frame)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            # effect text the checker could not rule out at load time; name where it happened
+            raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
+                            getattr(frame[0], "span", None)) from exc
     if not stack and not state.terminal:
         state.finish()
 
@@ -231,7 +238,10 @@ def h_block(state: "State", frame: Frame) -> None:
         pc += 1
         run_simple = simple.get(type(stmt))
         if run_simple is not None:
-            run_simple(state, stmt, env)
+            try:
+                run_simple(state, stmt, env)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}", stmt.span) from exc
             continue
         if pc < end:
             stack[-1] = (node, pc, None, env)
@@ -393,7 +403,7 @@ def h_turns(state: "State", frame: Frame) -> None:
     state.turns += 1
     state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
     state.stack[-1] = (node, 1, nxt, env)
-    state.stack.append((node.body, 0, None, {"$you": nxt, "$this": None}))
+    state.stack.append((node.body, 0, None, {**env, "$you": nxt, "$this": None}))
 
 
 def h_end_game(state: "State", frame: Frame) -> None:
@@ -438,8 +448,18 @@ def h_choose(state: "State", frame: Frame) -> None:
         state.stack.pop()
         return
     labels: dict[str, int] = {}
-    for i, value in enumerate(values):
-        labels.setdefault(rules.label_for(node.kind, value), i)
+    plain = [rules.label_for(node.kind, value) for value in values]
+    if node.kind in ("card", "cards") and len(set(plain)) < len(plain):
+        # same-looking cards in different zones are different choices: say where each is
+        zones_of: dict[str, set[str]] = {}
+        for label, value in zip(plain, values):
+            zones_of.setdefault(label, set()).add(state.where[value])
+        plain = [
+            f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
+            for label, value in zip(plain, values)
+        ]
+    for i, label in enumerate(plain):
+        labels.setdefault(label, i)
     options = [(label, i) for label, i in labels.items()]
     if optional:
         options.append((rules.done_label, -1))
@@ -477,7 +497,14 @@ def h_menu(state: "State", frame: Frame) -> None:
     fn = rules.compiler.cache
     entries: list[tuple[str, int, Any]] = []
     seen: set[str] = set()
+    chooser = _chooser(state, node, env)
     for idx, item in enumerate(node.items):
+        if isinstance(item, n.AnswerOption):
+            for label, card in _answers(state, item.event, chooser, {k: env.get(k) for k in item.passes}):
+                if label not in seen:
+                    seen.add(label)
+                    entries.append((label, idx, card))
+            continue
         if isinstance(item, n.StaticOption):
             if item.cond is None or fn[id(item.cond)](ctx):
                 if item.label not in seen:
@@ -492,7 +519,12 @@ def h_menu(state: "State", frame: Frame) -> None:
             env[item.var] = value
             if cond is not None and not cond(ctx):
                 continue
-            label = label_fn(ctx) if label_fn is not None else rules.label_value(value)
+            if label_fn is not None:
+                label = label_fn(ctx)
+            elif item.kind is not None:
+                label = rules.label_for(item.kind, value)
+            else:
+                label = rules.label_value(value)
             label = str(label)
             if label not in seen:
                 seen.add(label)
@@ -504,10 +536,9 @@ def h_menu(state: "State", frame: Frame) -> None:
     if not entries:
         raise RuleError("no option of this choice is available", node.span)
     data = tuple(entries)
-    if len(entries) == 1:
+    if len(entries) == 1 and not node.always:
         _take_option(state, (node, 1, data, env), 0)
         return
-    chooser = _chooser(state, node, env)
     state.stack[-1] = (node, 1, data, env)
     state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
 
@@ -516,6 +547,15 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
     node, _, entries, env = frame
     label, idx, value = entries[index]
     item = node.items[idx]
+    if isinstance(item, n.AnswerOption):
+        chooser = _chooser(state, node, env)
+        ability = state.rules.trigger_ability(item.event, value)
+        state.count_use(value, chooser)
+        state.emit("use", f"{state.player_label(chooser)} uses {state.rules.card_name(value)}", actor=chooser,
+                   card=state.rules.instance_type[value])
+        state.stack[-1] = (ability.body, 0, None,
+                           {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}})
+        return
     if isinstance(item, n.DynamicOption):
         env[item.var] = value
     state.stack[-1] = (item.body, 0, None, env)
@@ -537,6 +577,25 @@ def h_signal(state: "State", frame: Frame) -> None:
             state.stack[-1] = (node.orelse, 0, None, env)
         else:
             state.stack.pop()
+
+
+def _answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
+    """(label, card) for each of ``player``'s cards whose ability answers ``event`` and may be used now."""
+    rules = state.rules
+    out = []
+    for zone_name, abilities in rules.triggers.get(event, {}).items():
+        keys = rules.zone_keys[zone_name]
+        key = keys[player] if rules.cardset.zones[zone_name].per_player else keys[0]
+        for card in tuple(state.zones[key]):
+            ability = abilities.get(rules.instance_type[card])
+            if ability is None:
+                continue
+            if ability.when is not None:
+                sub = Ctx(state, {"$you": player, "$this": card, **passed})
+                if not rules.compiler.cache[id(ability.when)](sub):
+                    continue
+            out.append((ability.label or f"Use {rules.card_name(card)}", card))
+    return out
 
 
 def _signal_start(state: "State", frame: Frame) -> None:
@@ -588,9 +647,12 @@ def r_signal(state: "State", frame: Frame, index: int) -> None:
     if index >= len(entries):
         return
     label, card, instead = entries[index]
-    if instead:
-        below = stack[-1]
-        stack[-1] = (below[0], 2, True, below[3])
+    if instead:  # the waiting signal frame (under any mandatory answers) will skip its else block
+        for i in range(len(stack) - 1, -1, -1):
+            waiting = stack[i]
+            if waiting[0] is node and waiting[1] == 2:
+                stack[i] = (node, 2, True, waiting[3])
+                break
     ability = state.rules.trigger_ability(node.event, card)
     state.count_use(card, player)
     state.emit("use", f"{state.player_label(player)} uses {state.rules.card_name(card)}", actor=player,

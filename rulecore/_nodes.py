@@ -338,19 +338,35 @@ class DynamicOption:
     label: Optional[Expr]
     cond: Optional[Expr]
     body: Block
+    kind: Optional[str] = None  # what the items are (player, card, set, value), when the text shows it
     span: Span = _span()
 
 
-MenuItem = Union[StaticOption, DynamicOption]
+@attrs.frozen
+class AnswerOption:
+    """``option answers "event" [with a, b]``: the chooser's cards that answer the event, as options."""
+
+    event: str
+    passes: tuple[str, ...]
+    span: Span = _span()
+
+
+MenuItem = Union[StaticOption, DynamicOption, AnswerOption]
 
 
 @attrs.frozen
 class Menu(Stmt):
-    """``choose by P "prompt" { option ... }``: a labelled choice between branches."""
+    """``choose by P "prompt" [always] { option ... }``: a labelled choice between branches.
+
+    A menu with one available option is taken at once, unless it says ``always``
+    (then the player is asked anyway, so that others cannot tell from the speed
+    of play that nothing else was possible).
+    """
 
     chooser: Optional[Expr]
     prompt: Optional[str]
     items: tuple[MenuItem, ...]
+    always: bool = False
     span: Span = _span()
 
 

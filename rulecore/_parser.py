@@ -37,7 +37,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -159,6 +159,17 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def ref(self, meta: Any, name: Token, owner: n.Expr) -> n.Expr:
         return self._of(name, owner, self._span(meta), want_counter=True)
 
+    def game_ref(self, meta: Any, name: Token) -> n.Expr:
+        sname = str(name)
+        if sname in self.symbols.game_counters:
+            return n.CounterRef(sname, None, self._span(meta))
+        if sname in self.symbols.player_counters:
+            return self._problem(self._tok_span(name), f"'{sname}' is a counter of each player: say whose",
+                                 f"write '{sname} of you' or '{sname} of p'")
+        guess = self.symbols.guess(sname, self.symbols.game_counters | self.symbols.player_counters)
+        hint = f"did you mean '{guess}'?" if guess else "declare it under 'counters:'"
+        return self._problem(self._tok_span(name), f"unknown counter '{sname}'", hint, "unknown-name")
+
     def _counter_stmt(self, op: str, meta: Any, target: n.Expr, value: n.Expr) -> n.Stmt:
         span = self._span(meta)
         if not isinstance(target, n.CounterRef):
@@ -269,8 +280,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def prompt(self, meta: Any, text: Token) -> str:
         return _unquote(str(text))
 
-    def menu_stmt(self, meta: Any, by: Any, prompt: Any, *items: Any) -> n.Menu:
-        return n.Menu(by, prompt, tuple(items), self._span(meta))
+    def menu_stmt(self, meta: Any, by: Any, prompt: Any, always: Any, *items: Any) -> n.Menu:
+        return n.Menu(by, prompt, tuple(items), always is not None, self._span(meta))
 
     def static_option(self, meta: Any, text: Token, cond: Any, body: n.Block) -> n.StaticOption:
         return n.StaticOption(_unquote(str(text)), cond, body, self._span(meta))
@@ -278,7 +289,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def dynamic_option(
         self, meta: Any, name: Token, source: n.Expr, label: Any, cond: Any, body: n.Block
     ) -> n.DynamicOption:
-        return n.DynamicOption(str(name), source, label, cond, body, self._span(meta))
+        return n.DynamicOption(str(name), source, label, cond, body, static_kind(source), self._span(meta))
+
+    def answer_option(self, meta: Any, event: Token, passes: Any) -> n.AnswerOption:
+        return n.AnswerOption(_unquote(str(event)), tuple(passes or ()), self._span(meta))
 
     def label(self, meta: Any, expr: n.Expr) -> n.Expr:
         return expr
@@ -414,7 +428,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         sig = FUNCTIONS.get(fname)
         if sig is None:
             guess = self.symbols.guess(fname, set(FUNCTIONS) | set(self.symbols.functions))
-            hint = f"did you mean '{guess}'?" if guess else "see docs/reference.md for the functions"
+            hint = f"did you mean '{guess}'?" if guess else "see docs/effect-language.md for the functions"
             return self._problem(self._tok_span(name), f"unknown function '{fname}'", hint, "unknown-name")
         if not sig.min_args <= len(args_t) <= sig.max_args:
             want = str(sig.min_args) if sig.min_args == sig.max_args else f"{sig.min_args} to {sig.max_args}"
@@ -444,6 +458,36 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 span, f"'{sname}' is a {what} of each player: say whose", f"write '{sname} of you' or '{sname} of p'"
             )
         return n.Var(sname, span)
+
+
+_CARD_FUNCS = {"top", "bottom", "cards", "random", "first", "last", "chain"}
+
+
+def static_kind(expr: Any) -> str | None:
+    """What the items of a collection are, when the text alone shows it (else None)."""
+    if isinstance(expr, n.Where):
+        return static_kind(expr.source)
+    if isinstance(expr, n.Builtin) and expr.name in ("players", "opponents", "you", "turn_player"):
+        return "player"
+    if isinstance(expr, n.Seat):
+        return "player"
+    if isinstance(expr, n.ZoneRef):
+        return "card"
+    if isinstance(expr, n.Call):
+        if expr.func in ("sets", "with_one"):
+            return "set"
+        if expr.func in _CARD_FUNCS and expr.args:
+            return static_kind(expr.args[0]) or ("card" if expr.func != "random" else None)
+        if expr.func in ("lowest", "highest") and expr.args:
+            return static_kind(expr.args[0])
+    if isinstance(expr, n.ListExpr) and expr.items:
+        kinds = {static_kind(i) for i in expr.items}
+        if all(isinstance(i, n.Literal) for i in expr.items):
+            return "value"
+        return kinds.pop() if len(kinds) == 1 else None
+    if isinstance(expr, n.BinOp) and expr.op == "+":
+        return static_kind(expr.left) or static_kind(expr.right)
+    return None
 
 
 def parse_effect(

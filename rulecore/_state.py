@@ -53,6 +53,7 @@ class State:
     round_log: list[dict[str, Any]]
     winners: tuple[int, ...]
     uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (for statistics)
+    arranged: bool  # laid out by arrange(): no longer reproducible from the seed alone
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -90,11 +91,12 @@ class State:
             raise IllegalActionError(
                 f"{action!r} is not legal now; {self.player_label(decision.player)} must choose one of: {shown}{more}"
             )
+        snapshot = self.clone() if self.arranged else None
         self.history.append(action)
         try:
             interp.resume(self, index)
         except RuleError:
-            self._restore_before_last()
+            self._restore(snapshot if snapshot is not None else self.game.replay(self.seed, self.history[:-1]))
             raise
 
     def is_terminal(self) -> bool:
@@ -217,6 +219,17 @@ class State:
         decision is asked again for the new layout.  An arranged state saves,
         loads and clones as usual, but is no longer reproduced by its seed.
         """
+        work = self.clone()
+        work._arrange(zones, rest, counters, vars)
+        self._restore(work)
+
+    def _arrange(
+        self,
+        zones: Mapping[str, Sequence[str]] | None,
+        rest: str | None,
+        counters: Mapping[str, Any] | None,
+        vars: Mapping[str, Any] | None,
+    ) -> None:
         rules = self.rules
         zones = dict(zones or {})
         for key in zones:
@@ -255,6 +268,7 @@ class State:
             self.counters[name] = list(value) if isinstance(value, (list, tuple)) else [value]
         for name, value in (vars or {}).items():
             self.vars[name] = value
+        self.arranged = True
         self.emit("arrange", "The table is arranged for a scenario")
         if self.decision is not None and self.stack:
             node, _, _, env = self.stack[-1]
@@ -299,6 +313,7 @@ class State:
         new.round_log = self.round_log[:]
         new.winners = self.winners
         new.uses = {k: v[:] for k, v in self.uses.items()}
+        new.arranged = self.arranged
         return new
 
     def to_json(self) -> str:
@@ -346,17 +361,15 @@ class State:
             "round_log": self.round_log,
             "winners": list(self.winners),
             "uses": self.uses,
+            "arranged": self.arranged,
         }
         return json.dumps(payload, separators=(",", ":"))
 
-    def _restore_before_last(self) -> None:
-        """After a rule error, put the state back as it was before the last action."""
-        action = self.history[-1]
-        before = self.game.replay(self.seed, self.history[:-1])
+    def _restore(self, before: "State") -> None:
+        """After a rule error, put back the state as it was before the action."""
         for field in attrs.fields(State):
             setattr(self, field.name, getattr(before, field.name))
         self.ctx = Ctx(self, {})
-        del action
 
     # ------------------------------------------------------------------ used by the interpreter
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
@@ -599,6 +612,7 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.round_log = list(data["round_log"])
     s.winners = tuple(int(p) for p in data["winners"])
     s.uses = {str(k): [int(x) for x in v] for k, v in data["uses"].items()}
+    s.arranged = bool(data["arranged"])
     if not s.terminal and s.decision is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s

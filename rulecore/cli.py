@@ -82,7 +82,16 @@ def _clean_errors() -> Iterator[None]:
 
 
 def _split_names(raw: str) -> list[str]:
-    return [part.strip().lower() for part in raw.split(",") if part.strip()]
+    """Comma-separated bot names; a part like ``depth=30`` continues the settings of the bot before it."""
+    names: list[str] = []
+    for part in (p.strip() for p in raw.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and names:
+            names[-1] = f"{names[-1]},{part.lower()}"
+        else:
+            names.append(part.lower())
+    return names
 
 
 def _option_specs(cardset: Any) -> Mapping[str, Any]:
