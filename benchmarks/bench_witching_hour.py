@@ -44,7 +44,7 @@ def bench_plain(games: int, players: int, seed: int) -> dict:
 
 def bench_engine(rulecore, games: int, players: int, seed: int) -> dict:
     cs = rulecore.load_cardset(CARDSET)
-    game = rulecore.Game(cs, players=players)
+    game = rulecore.Game(cs, players=players, record_events=False)  # as simulate runs it: no event log
     decisions = rounds = 0
     t0 = time.perf_counter()
     for i in range(games):
