@@ -57,6 +57,7 @@ class ZoneDef:
     per_player: bool
     visibility: str  # owner | everyone | nobody
     description: str = ""
+    slots: int = 0  # a shared row of numbered zones (1..slots), or 0
 
 
 @attrs.frozen
@@ -276,8 +277,8 @@ class _Loader:
         zones = d.get("zones", {})
         counters = d.get("counters", {}) or {}
         return Symbols(
-            player_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "player"),
-            shared_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "none"),
+            player_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "player" or v.get("slots")),
+            shared_zones=frozenset(k for k, v in zones.items() if v.get("owner") == "none" and not v.get("slots")),
             player_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "player"),
             game_counters=frozenset(k for k, v in counters.items() if v.get("owner") == "none"),
             game_vars=frozenset((d.get("vars") or {}).keys()),
@@ -320,9 +321,16 @@ class _Loader:
         self.check_names()
 
         zones = {
-            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""))
+            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0))
             for k, v in d["zones"].items()
         }
+        for k, v in d["zones"].items():
+            if "slots" in v and v["owner"] != "none":
+                self.problem(("zones", k, "slots"), f"zone '{k}' belongs to players, so it cannot also have slots",
+                             "use 'owner: none' for a numbered row of zones", "zone", key=True)
+            if v["visibility"] == "owner" and v["owner"] == "none":
+                self.problem(("zones", k, "visibility"), f"shared zone '{k}' has no owner to be visible to",
+                             "use 'everyone' or 'nobody'", "zone")
         counters = {
             k: CounterDef(k, v["owner"] == "player", v.get("initial", 0), v.get("min"), v.get("max"),
                           v.get("visibility", "everyone"), v.get("per_round", False))
@@ -362,7 +370,8 @@ class _Loader:
                 self.parse(("cards", cid, "include_if"), cname, expression=True) if "include_if" in c else None
             )
             cards[cid] = CardDef(
-                cid, cname, c["count"], tuple(c.get("tags", ())), dict(c.get("props") or {}),
+                cid, cname, c["count"], tuple(c.get("tags", ())),
+                {k: tuple(v) if isinstance(v, list) else v for k, v in (c.get("props") or {}).items()},
                 tuple(c.get("scoring", ())), abilities, include_if, c.get("text", ""),
                 self.src.span(("cards", cid), key=True, card=cname),
             )
@@ -394,7 +403,7 @@ class _Loader:
         start_zone = setup.get("cards_in", "")
         if start_zone and start_zone not in zones:
             self._unknown(("setup", "cards_in"), "zone", start_zone, zones)
-        elif start_zone and zones[start_zone].per_player:
+        elif start_zone and (zones[start_zone].per_player or zones[start_zone].slots):
             self.problem(("setup", "cards_in"), f"cards must start in a shared zone, and '{start_zone}' is per player",
                          None, "setup")
         if not start_zone:

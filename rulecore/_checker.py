@@ -19,7 +19,7 @@ from .errors import Problem, Span
 if TYPE_CHECKING:
     from ._cardset import Cardset
 
-CARD_ATTRS = ("name", "type", "tags")
+CARD_ATTRS = ("name", "type", "tags", "marks")
 
 
 def children(node: Any) -> Iterator[Any]:
@@ -50,7 +50,7 @@ def bound_names(body: Any) -> set[str]:
     for node in walk(body):
         if isinstance(node, (n.Let, n.Choose)):
             names.add(node.name if isinstance(node, n.Let) else node.var)
-        elif isinstance(node, (n.ForEach, n.DynamicOption)):
+        elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously)):
             names.add(node.var)
     return names
 
@@ -91,7 +91,7 @@ class Checker:
             name = None
             if isinstance(node, (n.Let, n.Choose)):
                 name = node.name if isinstance(node, n.Let) else node.var
-            elif isinstance(node, (n.ForEach, n.DynamicOption)):
+            elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously)):
                 name = node.var
             if name is not None and (name in KEYWORDS or name in BUILTIN_NAMES):
                 what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
@@ -129,6 +129,10 @@ class Checker:
         if isinstance(node, n.Block):
             for s in node.body:
                 self.stmt(s, ctx, loops)
+            return
+        if isinstance(node, n.Simultaneously):
+            self.expr(node.items, ctx, 0)
+            self.stmt(node.body, ctx, 0)  # no 'break' out of a sealed part
             return
         if isinstance(node, (n.ForEach, n.While, n.Repeat)):
             for child in children(node):

@@ -115,10 +115,13 @@ class Compiler:
 
         def zone_of(ctx: Any) -> str:
             who = owner(ctx)
-            keys = ctx.rules.zone_keys[zone]
-            if type(who) is not int or not 0 <= who < len(keys):
-                raise _located(node, f"'{zone} of ...' needs a player, got {describe_value(who)}")
-            return keys[who]
+            rules = ctx.rules
+            keys = rules.zone_keys[zone]
+            base = rules.zone_base[zone]
+            if type(who) is not int or not 0 <= who - base < len(keys):
+                what = "a player" if base == 0 else f"a slot number from 1 to {len(keys)}"
+                raise _located(node, f"'{zone} of ...' needs {what}, got {describe_value(who)}")
+            return keys[who - base]
 
         return zone_of
 
@@ -140,6 +143,16 @@ class Compiler:
     def c_Attr(self, node: n.Attr) -> Fn:
         obj = self(node.obj)
         name = node.name
+
+        if name == "marks":
+
+            def marks(ctx: Any) -> Any:
+                card = obj(ctx)
+                if type(card) is not int:
+                    raise _located(node, f"'.marks' needs a card, got {describe_value(card)}")
+                return ctx.state.marks.get(card, ())
+
+            return marks
 
         def attr(ctx: Any) -> Any:
             card = obj(ctx)

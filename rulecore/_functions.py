@@ -190,9 +190,7 @@ def _types(ctx: Any, cards: Any) -> tuple[str, ...]:
 
 
 def _owner(ctx: Any, zone: Any) -> Any:
-    if type(zone) is str and "/" in zone:
-        return int(zone.rsplit("/", 1)[1])
-    return None
+    return ctx.rules.zone_owner.get(zone) if type(zone) is str else None
 
 
 def _cards(ctx: Any, value: Any) -> tuple[int, ...]:
@@ -287,6 +285,12 @@ def _zone_of(ctx: Any, card: Any) -> str:
     return ctx.state.where[card]
 
 
+def _player_marks(ctx: Any, player: Any) -> tuple[str, ...]:
+    if type(player) is not int:
+        raise TypeError(f"player_marks() needs a player, got {describe_value(player)}")
+    return ctx.state.player_marks[player]
+
+
 def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
@@ -317,6 +321,8 @@ FUNCTIONS: dict[str, Sig] = {
         1, 99, 'in_zones("zone", ...)', "Every card in the zones of these names (each player's, or the shared one).",
         _in_zones,
     ),
+    "player_marks": Sig(1, 1, "player_marks(player)", "The marks on a player ('mark player p \"x\"').",
+                        _player_marks),
     "zone_of": Sig(1, 1, "zone_of(card)", "The zone a card is in now.", _zone_of),
     "cards": Sig(
         1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards

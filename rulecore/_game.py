@@ -57,12 +57,20 @@ class Rules:
         self.zone_keys: dict[str, tuple[str, ...]] = {}
         self.zone_visibility: dict[str, str] = {}
         self.zone_owner: dict[str, int | None] = {}
+        self.zone_base: dict[str, int] = {}  # what 'NAME of X' counts from: seat 0, or slot 1
         for name, z in cardset.zones.items():
             if z.per_player:
                 keys = tuple(f"{name}/{p}" for p in range(players))
                 for p, key in enumerate(keys):
                     self.zone_visibility[key] = z.visibility
                     self.zone_owner[key] = p
+                self.zone_base[name] = 0
+            elif z.slots:
+                keys = tuple(f"{name}/{i}" for i in range(1, z.slots + 1))
+                for key in keys:
+                    self.zone_visibility[key] = z.visibility
+                    self.zone_owner[key] = None
+                self.zone_base[name] = 1
             else:
                 keys = (name,)
                 self.zone_visibility[name] = z.visibility
@@ -274,6 +282,9 @@ class Game:
         s.winners = ()
         s.uses = {}
         s.arranged = False
+        s.marks = {}
+        s.player_marks = [()] * rules.players
+        s.sealing = None
         interp.run(s)
         return s
 

@@ -162,6 +162,24 @@ def s_rotate(state: "State", node: n.Rotate, env: dict) -> None:
     state.rotate(node.zone, node.step, _you(env))
 
 
+def s_mark(state: "State", node: n.Mark, env: dict) -> None:
+    target = ev(state, node.target, env)
+    mark = ev(state, node.mark, env)
+    if type(mark) is not str:
+        raise RuleError(f"a mark is a text, got {describe_value(mark)}", node.span)
+    if node.target_kind == "player":
+        if type(target) is not int or not 0 <= target < state.rules.players:
+            raise RuleError(f"'mark player' needs a player, got {describe_value(target)}", node.span)
+        state.mark_player(target, mark, node.remove)
+        return
+    try:
+        cards = cards_of(_ctx(state, env), target)
+    except TypeError as exc:
+        raise RuleError(f"'mark card' {exc}", node.span) from None
+    for card in cards:
+        state.mark_card(card, mark, node.remove)
+
+
 def s_reveal(state: "State", node: n.Reveal, env: dict) -> None:
     zone = _zone(state, node, node.zone, env, "reveal")
     state.reveal(zone)
@@ -210,6 +228,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.Move: s_move,
     n.Shuffle: s_shuffle,
     n.Rotate: s_rotate,
+    n.Mark: s_mark,
     n.Reveal: s_reveal,
     n.Hide: s_hide,
     n.Look: s_look,
@@ -273,6 +292,24 @@ def h_for(state: "State", frame: Frame) -> None:
         state.stack[-1] = (node, pc + 1, items, env)
         state.stack.append((node.body, 0, None, env))
     else:
+        state.stack.pop()
+
+
+def h_simultaneously(state: "State", frame: Frame) -> None:
+    node, pc, data, env = frame
+    if data is None:
+        items = tuple(items_of(_ctx(state, env), ev(state, node.items, env)))
+        data = (items, len(state.log))
+    items, log_start = data
+    if pc < len(items):
+        player = items[pc]
+        state.sealing = player if type(player) is int else None
+        env[node.var] = player
+        state.stack[-1] = (node, pc + 1, data, env)
+        state.stack.append((node.body, 0, None, env))
+    else:
+        state.sealing = None
+        state.unseal(log_start)
         state.stack.pop()
 
 
@@ -665,6 +702,7 @@ HANDLERS: dict[type, Callable[["State", Frame], None]] = {
     n.Block: h_block,
     n.If: h_if,
     n.ForEach: h_for,
+    n.Simultaneously: h_simultaneously,
     n.While: h_while,
     n.Repeat: h_repeat,
     n.Break: h_break,

@@ -258,6 +258,27 @@ class Look(Stmt):
 
 
 @attrs.frozen
+class Mark(Stmt):
+    """``mark card c "bound"`` / ``unmark player p "sigil_red"``."""
+
+    target_kind: str  # card | player
+    target: Expr
+    mark: Expr
+    remove: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class Simultaneously(Stmt):
+    """``simultaneously for each p in players { ... }``: sealed parts, revealed together."""
+
+    var: str
+    items: Expr
+    body: Block
+    span: Span = _span()
+
+
+@attrs.frozen
 class If(Stmt):
     branches: tuple[tuple[Expr, Block], ...]
     orelse: Optional[Block]
@@ -438,5 +459,5 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say)
+SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""

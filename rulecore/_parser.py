@@ -37,7 +37,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -46,7 +46,7 @@ KEYWORDS = frozenset(
 class Symbols:
     """The names effect text may refer to, from the cardset."""
 
-    player_zones: frozenset[str] = frozenset()
+    player_zones: frozenset[str] = frozenset()  # zones read as 'NAME of X': one per player, or numbered slots
     shared_zones: frozenset[str] = frozenset()
     player_counters: frozenset[str] = frozenset()
     game_counters: frozenset[str] = frozenset()
@@ -235,6 +235,23 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def else_clause(self, meta: Any, body: n.Block) -> tuple[str, n.Block]:
         return ("else", body)
+
+    def _mark(self, meta: Any, kind: Token, target: n.Expr, mark: n.Expr, remove: bool) -> n.Stmt:
+        skind = str(kind)
+        if skind not in ("card", "player"):
+            self._problem(self._tok_span(kind), f"'mark' takes 'card' or 'player', not '{skind}'",
+                          'e.g. mark card c "bound"', "effect")
+            return n.Block((), self._span(meta))
+        return n.Mark(skind, target, mark, remove, self._span(meta))
+
+    def mark_stmt(self, meta: Any, kind: Token, target: n.Expr, mark: n.Expr) -> n.Stmt:
+        return self._mark(meta, kind, target, mark, False)
+
+    def unmark_stmt(self, meta: Any, kind: Token, target: n.Expr, mark: n.Expr) -> n.Stmt:
+        return self._mark(meta, kind, target, mark, True)
+
+    def simul_stmt(self, meta: Any, name: Token, items: n.Expr, body: n.Block) -> n.Simultaneously:
+        return n.Simultaneously(str(name), items, body, self._span(meta))
 
     def for_stmt(self, meta: Any, name: Token, items: n.Expr, body: n.Block) -> n.ForEach:
         return n.ForEach(str(name), items, body, self._span(meta))
@@ -455,7 +472,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         if sname in sym.player_zones or sname in sym.player_counters:
             what = "zone" if sname in sym.player_zones else "counter"
             return self._problem(
-                span, f"'{sname}' is a {what} of each player: say whose", f"write '{sname} of you' or '{sname} of p'"
+                span, f"'{sname}' is a {what} of each player (or slot): say which", f"write '{sname} of you' or '{sname} of p'"
             )
         return n.Var(sname, span)
 

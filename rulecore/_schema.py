@@ -52,7 +52,12 @@ CARD = {
             "type": "object",
             "description": "Further properties, read as c.<name>.",
             "propertyNames": NAME,
-            "additionalProperties": {"type": ["string", "integer", "boolean"]},
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": ["string", "integer", "boolean"]},
+                    {"type": "array", "items": {"type": ["string", "integer"]}},
+                ]
+            },
         },
         "scoring": {
             "type": "array",
@@ -72,6 +77,11 @@ ZONE = {
     "properties": {
         "owner": {"enum": ["player", "none"], "description": "One per player, or one shared zone."},
         "visibility": {**VISIBILITY, "description": "Who sees the cards (until a 'reveal')."},
+        "slots": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "With owner none: a row of N numbered zones, read as 'NAME of 1' .. 'NAME of N'.",
+        },
         "description": {"type": "string"},
     },
 }

@@ -54,6 +54,9 @@ class State:
     winners: tuple[int, ...]
     uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (for statistics)
     arranged: bool  # laid out by arrange(): no longer reproducible from the seed alone
+    marks: dict[int, tuple[str, ...]]  # card id -> its marks (orientation, bound, ...)
+    player_marks: list[tuple[str, ...]]  # seat -> its marks
+    sealing: int | None  # inside 'simultaneously': whose sealed part is running
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -143,6 +146,10 @@ class State:
             entry: dict[str, Any] = {"count": len(cards)}
             if self.zone_visible(key, player):
                 entry["cards"] = [rules.instance_type[c] for c in cards]
+                if self.marks:
+                    marked = {i: list(self.marks[c]) for i, c in enumerate(cards) if c in self.marks}
+                    if marked:
+                        entry["marks"] = marked
             else:
                 up = [rules.instance_type[c] for c in cards if c in self.faceup]
                 if up:
@@ -173,6 +180,7 @@ class State:
             "zones": zones,
             "counters": counters,
             "vars": dict(self.vars),
+            "player_marks": [list(m) for m in self.player_marks],
             "decision": decision,
             "terminal": self.terminal,
             "result": self.result() if self.terminal else None,
@@ -186,7 +194,10 @@ class State:
             to = event.get("to")
             if player is not None and to is not None and player not in to:
                 continue
-            shown = {k: v for k, v in event.items() if k not in ("to", "seen", "private_text", "cards")}
+            sealed = event.get("sealed")
+            if player is not None and sealed is not None and sealed != player:
+                continue  # another player's sealed part, until every part is done
+            shown = {k: v for k, v in event.items() if k not in ("to", "seen", "private_text", "cards", "sealed")}
             seen = event.get("seen")
             if "cards" in event:
                 if player is None or seen is None or player in seen:
@@ -314,6 +325,9 @@ class State:
         new.winners = self.winners
         new.uses = {k: v[:] for k, v in self.uses.items()}
         new.arranged = self.arranged
+        new.marks = dict(self.marks)
+        new.player_marks = self.player_marks[:]
+        new.sealing = self.sealing
         return new
 
     def to_json(self) -> str:
@@ -362,6 +376,9 @@ class State:
             "winners": list(self.winners),
             "uses": self.uses,
             "arranged": self.arranged,
+            "marks": {str(c): list(m) for c, m in self.marks.items()},
+            "player_marks": self.player_marks,
+            "sealing": self.sealing,
         }
         return json.dumps(payload, separators=(",", ":"))
 
@@ -436,11 +453,14 @@ class State:
         who = f"{self.player_label(actor)}: " if actor is not None else ""
         masked = f"{who}{count} {noun} from {self.zone_label(src)} to {self.zone_label(dest)}"
         full = f"{who}{', '.join(names)} from {self.zone_label(src)} to {self.zone_label(dest)}"
-        self.log.append({
+        event = {
             "type": "move", "actor": actor, "from": src, "to_zone": dest, "count": count,
             "text": masked, "private_text": full, "cards": [rules.instance_type[c] for c in moved],
             "seen": None if everyone else seen,
-        })
+        }
+        if self.sealing is not None:
+            event["sealed"] = self.sealing
+        self.log.append(event)
 
     def emit(self, kind: str, text: str, to: Sequence[int] | None = None, **fields: Any) -> None:
         if not self.record_events:
@@ -448,6 +468,8 @@ class State:
         event = {"type": kind, "text": text, **fields}
         if to is not None:
             event["to"] = list(to)
+        if self.sealing is not None:
+            event["sealed"] = self.sealing
         self.log.append(event)
 
     def reveal(self, zone: str) -> None:
@@ -479,6 +501,33 @@ class State:
             if per is None:
                 per = self.uses[t] = [0] * self.rules.players
             per[player] += 1
+
+    def mark_card(self, card: int, mark: str, remove: bool) -> None:
+        marks = self.marks.get(card, ())
+        if remove:
+            if mark in marks:
+                rest = tuple(m for m in marks if m != mark)
+                if rest:
+                    self.marks[card] = rest
+                else:
+                    del self.marks[card]
+        elif mark not in marks:
+            self.marks[card] = marks + (mark,)
+
+    def mark_player(self, player: int, mark: str, remove: bool) -> None:
+        marks = self.player_marks[player]
+        if remove:
+            self.player_marks[player] = tuple(m for m in marks if m != mark)
+        elif mark not in marks:
+            self.player_marks[player] = marks + (mark,)
+        verb = "loses" if remove else "gets"
+        self.emit("mark", f"{self.player_label(player)} {verb} '{mark}'", player=player, mark=mark, removed=remove)
+
+    def unseal(self, start: int) -> None:
+        """The sealed parts since log entry ``start`` are done: show them to everyone they were meant for."""
+        for event in self.log[start:]:
+            event.pop("sealed", None)
+        self.emit("reveal-all", "Every sealed choice is revealed")
 
     def change_counter(self, name: str, index: int, op: str, value: int) -> None:
         cdef = self.rules.cardset.counters[name]
@@ -518,9 +567,12 @@ class State:
     def zone_label(self, key: str | None) -> str:
         if key is None:
             return "cards"
+        owner = self.rules.zone_owner.get(key)
+        if owner is not None:
+            return f"{self.rules.player_label(owner)}'s {key.rsplit('/', 1)[0]}"
         if "/" in key:
-            name, owner = key.rsplit("/", 1)
-            return f"{self.rules.player_label(int(owner))}'s {name}"
+            name, slot = key.rsplit("/", 1)
+            return f"{name} {slot}"
         return key
 
     def _check_player(self, player: int) -> None:
@@ -613,6 +665,11 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.winners = tuple(int(p) for p in data["winners"])
     s.uses = {str(k): [int(x) for x in v] for k, v in data["uses"].items()}
     s.arranged = bool(data["arranged"])
+    s.marks = {int(c): tuple(str(x) for x in m) for c, m in data["marks"].items()}
+    s.player_marks = [tuple(str(x) for x in m) for m in data["player_marks"]]
+    if len(s.player_marks) != rules.players:
+        raise StateError("the saved player marks do not match the number of players")
+    s.sealing = None if data["sealing"] is None else int(data["sealing"])
     if not s.terminal and s.decision is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s
