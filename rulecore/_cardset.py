@@ -156,7 +156,90 @@ def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
         data, src = read_yaml(text, file)
     except YamlSyntaxProblem as exc:
         raise CardsetError([exc.problem]) from None
-    return _Loader(data, src).build()
+    sources = Sources(src)
+    problems = _merge_includes(data, sources)
+    loader = _Loader(data, sources)  # type: ignore[arg-type]
+    loader.problems.extend(problems)
+    return loader.build()
+
+
+INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "options")
+
+
+class Sources:
+    """Positions of a cardset spread over files: entries from included files point into them."""
+
+    def __init__(self, main: Source):
+        self.main = main
+        self.file = main.file
+        self.routes: dict[tuple[Any, ...], Source] = {}
+
+    def _pick(self, path: tuple[Any, ...]) -> Source:
+        return self.routes.get(tuple(path[:2]), self.main)
+
+    def span(self, path: tuple[Any, ...], *, key: bool = False, card: str | None = None) -> Span:
+        return self._pick(path).span(path, key=key, card=card)
+
+    def text_span(self, path: tuple[Any, ...], line: int, column: int, card: str | None = None) -> Span:
+        return self._pick(path).text_span(path, line, column, card)
+
+    @property
+    def all(self) -> list[Source]:
+        return [self.main] + list({id(s): s for s in self.routes.values()}.values())
+
+
+def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
+    """Merge the sections of files named under 'include:' into the main data, in place."""
+    if not isinstance(data, dict) or "include" not in data:
+        return []
+    main = sources.main
+    problems: list[Problem] = []
+    files = data.pop("include")
+    if isinstance(files, str):
+        files = [files]
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        return [Problem("'include' must be a list of file paths", main.span(("include",)), None, "type")]
+    base = Path(main.file).parent
+    for i, name in enumerate(files):
+        path = base / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            problems.append(Problem(f"cannot read included file '{name}': {exc.strerror}", main.span(("include", i)),
+                                    "paths are relative to the including file", "io"))
+            continue
+        try:
+            part, src = read_yaml(text, str(path))
+        except YamlSyntaxProblem as exc:
+            problems.append(exc.problem)
+            continue
+        if part is None:
+            continue
+        if not isinstance(part, dict):
+            problems.append(Problem("an included file must be a mapping of sections", src.span(()), None, "type"))
+            continue
+        for section, entries in part.items():
+            if section not in INCLUDABLE:
+                guess = difflib.get_close_matches(str(section), INCLUDABLE, n=1)
+                hint = f"did you mean '{guess[0]}'?" if guess else f"an included file may hold: {', '.join(INCLUDABLE)}"
+                problems.append(Problem(f"'{section}' cannot be in an included file", src.span((section,), key=True),
+                                        hint, "unknown-key"))
+                continue
+            if not isinstance(entries, dict):
+                problems.append(Problem(f"'{section}' must be a mapping", src.span((section,)), None, "type"))
+                continue
+            target = data.setdefault(section, {})
+            if not isinstance(target, dict):
+                continue
+            for key, value in entries.items():
+                if key in target:
+                    where = sources.span((section, key), key=True)
+                    problems.append(Problem(f"'{key}' under '{section}' is defined twice", src.span((section, key), key=True),
+                                            f"it is also defined at {where}", "duplicate"))
+                    continue
+                target[key] = value
+                sources.routes[(section, key)] = src
+    return problems
 
 
 _TYPE_WORDS = {
@@ -183,7 +266,7 @@ def _what(path: tuple[Any, ...]) -> str:
 
 
 class _Loader:
-    def __init__(self, data: Any, src: Source):
+    def __init__(self, data: Any, src: "Sources"):
         self.data = data
         self.src = src
         self.problems: list[Problem] = []
@@ -207,10 +290,11 @@ class _Loader:
         validator = jsonschema.Draft202012Validator(SCHEMA)
         for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
             self._schema_problem(err)
-        for path, pos in self.src.keys.items():
-            if path and path[-1] == "<duplicate>":
-                self.problems.append(Problem(f"duplicate key '{path[-2]}'", Span(self.src.file, pos[0], pos[1], None,
-                                             self.src.line_text(pos[0])), "each key may appear once", "duplicate"))
+        for source in self.src.all:
+            for path, pos in source.keys.items():
+                if path and path[-1] == "<duplicate>":
+                    self.problems.append(Problem(f"duplicate key '{path[-2]}'", Span(source.file, pos[0], pos[1], None,
+                                                 source.line_text(pos[0])), "each key may appear once", "duplicate"))
 
     def _schema_problem(self, err: jsonschema.ValidationError) -> None:
         path = tuple(err.absolute_path)

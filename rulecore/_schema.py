@@ -158,6 +158,12 @@ SCHEMA: dict[str, Any] = {
         "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "title": {"type": "string"},
         "description": {"type": "string"},
+        "include": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Files (relative paths) whose cards, procedures, functions, zones, counters, vars "
+            "and options are added to this cardset.",
+        },
         "players": {
             "type": "object",
             "additionalProperties": False,

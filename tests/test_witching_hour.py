@@ -15,11 +15,10 @@ import rulecore
 from wh_helpers import (
     BLOCK,
     CARDSET,
-    DECLINE,
     FAMILIAR,
     REFERENCE,
-    RESPOND,
     TAKE,
+    assert_defence_looks_the_same_to_others,
     defence_options,
     defend,
     end_round,
@@ -33,6 +32,7 @@ from wh_helpers import (
     options,
     play_round_with_hexes,
     reveals,
+    take_forced,
     zone,
 )
 
@@ -123,7 +123,8 @@ def test_turns_pass_to_the_left() -> None:
     _, state = new_game(3)
     layout(state, hands={0: n(bell=2), 1: n(bell=2), 2: n(bell=2)})
     state.apply("Player 1")
-    state.apply("1 Bell")  # Player 1 cannot block with a Bell: takes it
+    state.apply("1 Bell")
+    take_forced(state, 1)  # Player 1 cannot block with a Bell: takes it
     assert state.decision.player == 1 and state.decision.prompt == "Attack whom?"
 
 
@@ -144,6 +145,7 @@ def test_attack_single_eligible_defender_is_chosen_automatically() -> None:
     layout(state, hands={0: n(bell=3), 1: [], 2: n(bell=2)})
     assert state.decision.player == 0 and state.decision.prompt == "Attack with which cards?"
     state.apply("2 Bell")
+    take_forced(state, 2)
     assert hex_pile(state, 2) == n(bell=2)
 
 
@@ -190,6 +192,7 @@ def test_attack_with_candles_alone() -> None:
     layout(state, hands={0: n(candle=3, bell=1), 1: n(bell=2), 2: ["bell"]})
     state.apply("Player 1")
     state.apply("3 Candle")
+    take_forced(state, 1)
     assert hex_pile(state, 1) == n(candle=3)
 
 
@@ -229,12 +232,19 @@ def test_illegal_block_is_rejected_and_changes_nothing() -> None:
 
 
 def test_bell_cannot_block() -> None:
-    """Bells cannot block: a Defender holding only Bells must take the attack (no decision is asked)."""
+    """Bells cannot block: a Defender holding only Bells is asked, but may only take the attack.
+
+    The others see only that Player 1 decides, just as when a block is possible.
+    """
     _, state = new_game(3)
     layout(state, hands={0: n(mirror=2, skull=1), 1: n(bell=5), 2: ["bell"]})
     state.apply("Attack")
     state.apply("Player 1")
     state.apply("2 Mirror")
+    assert state.decision.player == 1 and state.decision.prompt == BLOCK
+    assert options(state) == {TAKE}
+    assert state.view(0)["decision"] == {"player": 1} and state.view(2)["decision"] == {"player": 1}
+    state.apply(TAKE)
     assert hex_pile(state, 1) == n(mirror=2)
     assert hand(state, 1) == n(bell=5)
     assert state.decision.player == 1  # Player 1's own turn now
@@ -247,6 +257,7 @@ def test_bell_plus_candle_cannot_block() -> None:
     state.apply("Attack")
     state.apply("Player 1")
     state.apply("2 Mirror")
+    take_forced(state, 1)  # no "Block with 1 Bell + 1 Candle"
     assert hex_pile(state, 1) == n(mirror=2)
     state2 = new_game(3)[1]
     layout(state2, hands={0: n(mirror=1, skull=1), 1: n(bell=3, candle=1), 2: ["bell"]})
@@ -316,8 +327,8 @@ def test_familiar_block_into_own_hex_discards_attack() -> None:
     layout(state, hands={0: n(mirror=3, bell=1), 1: n(familiar=2, bell=1), 2: ["bell"]}, discard=[])
     state.apply("Player 1")
     state.apply("3 Mirror")
-    assert state.decision.player == 1 and state.decision.prompt == RESPOND
-    assert options(state) == {FAMILIAR, DECLINE}  # one offer, however many Familiars are held
+    assert state.decision.player == 1 and state.decision.prompt == BLOCK
+    assert options(state) == {TAKE, FAMILIAR}  # one Familiar option, however many Familiars are held
     state.apply(FAMILIAR)
     assert hex_pile(state, 1) == ["familiar"]
     assert hand(state, 1) == n(familiar=1, bell=1)
@@ -326,27 +337,28 @@ def test_familiar_block_into_own_hex_discards_attack() -> None:
     assert state.zones["attack"] == []
 
 
-def test_familiar_block_may_be_declined() -> None:
-    """The Familiar block is optional: declining it leads to the ordinary choice to take or block."""
+def test_familiar_block_is_optional() -> None:
+    """The Familiar block is optional: the Defender may take the cards (or block otherwise) and keep the Familiar."""
     _, state = new_game(3)
     layout(state, hands={0: n(mirror=3, bell=1), 1: n(familiar=1, candle=3), 2: ["bell"]}, discard=[])
     state.apply("Player 1")
     state.apply("3 Mirror")
-    state.apply(DECLINE)
     assert state.decision.player == 1 and state.decision.prompt == BLOCK
-    assert options(state) == {TAKE, "Block with 3 Candle"}
+    assert options(state) == {TAKE, FAMILIAR, "Block with 3 Candle"}
     state.apply(TAKE)
     assert hex_pile(state, 1) == n(mirror=3)
     assert hand(state, 1) == n(familiar=1, candle=3)
+    assert state.decision.player == 1 and state.decision.prompt == "Attack whom?"  # nothing more was asked
 
 
-def test_familiar_declined_and_no_block_possible_takes_the_cards() -> None:
-    """Declining the Familiar when no ordinary block is possible means taking the attack."""
+def test_familiar_not_used_and_no_block_possible_takes_the_cards() -> None:
+    """With a Familiar but no ordinary block, the choice is the Familiar or taking the attack."""
     _, state = new_game(3)
     layout(state, hands={0: n(mirror=3, bell=1), 1: n(familiar=1, bell=3), 2: ["bell"]}, discard=[])
     state.apply("Player 1")
     state.apply("3 Mirror")
-    state.apply(DECLINE)
+    assert defence_options(state) == {TAKE, FAMILIAR}
+    defend(state, TAKE)
     assert hex_pile(state, 1) == n(mirror=3)
     assert hand(state, 1) == n(familiar=1, bell=3)
 
@@ -381,6 +393,91 @@ def test_familiar_cannot_block_toadstool_attack() -> None:
     assert state.decision.player == 1
 
 
+@pytest.mark.parametrize(
+    "hands, hexes, attack, offered",
+    [
+        # a Familiar in the Defender's hand, no Toadstool in the attack: offered
+        ({0: n(bell=2, skull=1), 1: n(familiar=1, mirror=2)}, {}, "2 Bell", {TAKE, FAMILIAR, "Block with 2 Mirror"}),
+        # Familiars only in the Attacker's hand, a third player's hand and the Defender's Hex pile: not offered
+        (
+            {0: n(bell=2, familiar=1, skull=1), 1: n(mirror=2, bell=1), 2: n(familiar=2)},
+            {1: n(familiar=1)},
+            "2 Bell",
+            {TAKE, "Block with 2 Mirror"},
+        ),
+        # no Familiar anywhere and no block: only taking, but still asked
+        ({0: n(bell=2, skull=1), 1: n(bell=2)}, {}, "2 Bell", {TAKE}),
+        # a Familiar in the Defender's hand against a Toadstool attack: nothing is asked at all
+        ({0: n(toadstool=1, candle=1, skull=1), 1: n(familiar=2, mirror=2)}, {}, "1 Toadstool + 1 Candle", None),
+        ({0: n(toadstool=2, skull=1), 1: n(familiar=1, toadstool=2)}, {}, "2 Toadstool", None),
+    ],
+    ids=["familiar-in-hand", "familiar-elsewhere", "no-familiar", "toadstool-and-candle", "toadstools"],
+)
+def test_familiar_option_only_with_a_familiar_in_hand_and_no_toadstool(hands, hexes, attack, offered) -> None:
+    """The Familiar option appears only when the Defender holds a Familiar in hand and the attack has no Toadstool."""
+    _, state = new_game(3)
+    hands = {2: ["bell"], **hands}
+    layout(state, hands=hands, hexes=hexes, discard=[])
+    attacker_hand = Counter(hand(state, 0))
+    state.apply("Attack")
+    state.apply("Player 1")
+    state.apply(attack)
+    if offered is None:
+        # unblockable: straight into the Defender's Hex pile, nothing asked; the Familiars stay in hand
+        assert FAMILIAR not in state.history and TAKE not in state.history
+        assert hex_pile(state, 1) == sorted((attacker_hand - Counter(hand(state, 0))).elements())
+        assert hand(state, 1) == sorted(hands[1])
+        assert state.decision.player == 1 and state.decision.prompt != BLOCK  # Player 1's own turn
+    else:
+        assert state.decision.player == 1 and state.decision.prompt == BLOCK
+        assert defence_options(state) == offered
+        assert_defence_looks_the_same_to_others(state)
+
+
+def test_familiar_and_ordinary_blocks_offered_in_one_decision() -> None:
+    """A Defender holding a Familiar and able to block otherwise sees all of it in one decision, and answering it ends the defence."""
+    _, state = new_game(3)
+    layout(
+        state,
+        hands={0: n(bell=3, skull=1), 1: n(familiar=1, toadstool=3, mirror=2, candle=1), 2: ["bell"]},
+        discard=[],
+    )
+    state.apply("Attack")
+    state.apply("Player 1")
+    state.apply("3 Bell")
+    assert state.decision.player == 1 and state.decision.prompt == BLOCK
+    everything = {TAKE, FAMILIAR, "Block with 3 Toadstool", "Block with 2 Toadstool + 1 Candle", "Block with 2 Mirror + 1 Candle"}
+    assert options(state) == everything
+    assert set(state.view(1)["decision"]["options"]) == everything
+    assert_defence_looks_the_same_to_others(state)
+    asked = len(state.history)
+
+    # the Familiar: no second question follows
+    with_familiar = state.clone()
+    with_familiar.apply(FAMILIAR)
+    assert len(with_familiar.history) == asked + 1
+    assert hex_pile(with_familiar, 1) == ["familiar"]
+    assert zone(with_familiar, "discard") == n(bell=3)
+    assert hand(with_familiar, 1) == n(toadstool=3, mirror=2, candle=1)
+    assert with_familiar.decision.player == 1 and with_familiar.decision.prompt != BLOCK  # Player 1's own turn
+
+    # an ordinary block: the Familiar is not offered afterwards, it stays in hand
+    with_toadstools = state.clone()
+    with_toadstools.apply("Block with 3 Toadstool")
+    assert len(with_toadstools.history) == asked + 1
+    assert hex_pile(with_toadstools, 1) == []
+    assert zone(with_toadstools, "discard") == n(bell=3, toadstool=3)
+    assert hand(with_toadstools, 1) == n(familiar=1, mirror=2, candle=1)
+    assert with_toadstools.decision.player == 1 and with_toadstools.decision.prompt != BLOCK
+
+    # taking the cards: likewise one answer
+    state.apply(TAKE)
+    assert len(state.history) == asked + 1
+    assert hex_pile(state, 1) == n(bell=3)
+    assert hand(state, 1) == n(familiar=1, toadstool=3, mirror=2, candle=1)
+    assert state.decision.player == 1 and state.decision.prompt != BLOCK
+
+
 # --------------------------------------------------------------------------- Mirror
 
 
@@ -400,13 +497,18 @@ def test_mirror_reflection_taken_by_attacker() -> None:
     assert hand(state, 1) == ["bell"]
 
 
-def test_mirror_reflection_auto_taken_when_attacker_cannot_block() -> None:
-    """When the Attacker cannot block a reflected attack, they take it with no decision asked."""
+def test_mirror_reflection_attacker_who_cannot_block_is_asked_only_to_take() -> None:
+    """When the Attacker cannot block a reflected attack, they are still asked "Block the attack?",
+    with "Take the cards" as the only option; the others see only who decides."""
     _, state = new_game(3)
     layout(state, hands={0: n(familiar=2, bell=3), 1: n(mirror=2, bell=1), 2: ["bell"]}, discard=[])
     state.apply("Player 1")
     state.apply("2 Familiar")
     state.apply("Block with 2 Mirror")
+    assert state.decision.player == 0 and state.decision.prompt == BLOCK
+    assert options(state) == {TAKE}
+    assert state.view(1)["decision"] == {"player": 0} and state.view(2)["decision"] == {"player": 0}
+    state.apply(TAKE)
     assert hex_pile(state, 0) == n(familiar=2)
     assert hand(state, 0) == n(bell=3)
     assert zone(state, "discard") == n(mirror=2)
@@ -423,6 +525,7 @@ def test_mirror_with_candle_reflects_and_candle_is_discarded() -> None:
     assert "Block with 2 Mirror + 1 Candle" in options(state)
     state.apply("Block with 2 Mirror + 1 Candle")
     # Player 0 holds one Bell: cannot block, takes the three Skulls
+    take_forced(state, 0)
     assert zone(state, "discard") == n(mirror=2, candle=1)
     assert hex_pile(state, 0) == n(skull=3)
     assert hand(state, 1) == ["bell"]
@@ -445,6 +548,7 @@ def test_mirror_chain_reflects_back_and_forth() -> None:
     assert state.decision.player == 1
     assert options(state) == {"Take the cards", "Block with 2 Mirror"}
     state.apply("Block with 2 Mirror")  # reflected to Player 0 again: one Chalice left, cannot block
+    take_forced(state, 0)
     assert hex_pile(state, 0) == n(bell=2)
     assert hex_pile(state, 1) == []
     assert zone(state, "discard") == n(mirror=5, candle=1)
@@ -472,7 +576,7 @@ def test_familiar_blocks_reflected_attack() -> None:
     state.apply("Player 1")
     state.apply("3 Bell")
     state.apply("Block with 3 Mirror")
-    assert state.decision.player == 0 and state.decision.prompt == RESPOND
+    assert state.decision.player == 0 and state.decision.prompt == BLOCK
     assert defence_options(state) == {TAKE, FAMILIAR}
     state.apply(FAMILIAR)
     assert hex_pile(state, 0) == ["familiar"]
@@ -826,6 +930,7 @@ def test_attack_gives_no_extra_turn() -> None:
     layout(state, hands={0: n(bell=2), 1: n(bell=2), 2: n(bell=2)})
     state.apply("Player 2")
     state.apply("1 Bell")
+    take_forced(state, 2)
     assert state.decision.player == 1
 
 
@@ -834,8 +939,10 @@ def test_players_without_cards_are_skipped() -> None:
     _, state = new_game(4)
     layout(state, hands={0: n(bell=3), 1: [], 2: [], 3: n(bell=2)})
     state.apply("1 Bell")  # the only possible attack: Player 3
+    take_forced(state, 3)
     assert state.decision.player == 3
     state.apply("1 Bell")  # attacks Player 0 (only one with cards)
+    take_forced(state, 0)
     assert state.decision.player == 0
     log = state.events(None)
     start = max(i for i, e in enumerate(log) if e["type"] == "arrange")
@@ -859,8 +966,10 @@ def test_round_ends_when_one_player_has_cards_they_go_to_hex_and_that_player_sta
     _, state = new_game(3)
     layout(state, hands={0: ["bell"], 1: n(bell=1, candle=1), 2: ["bell"]})
     state.apply("Player 2")  # attack with the only card, a Bell: Player 2 cannot block with a Bell
+    take_forced(state, 2)
     assert state.round == 1 and state.decision.player == 1
     state.apply("1 Bell + 1 Candle")  # the only defender is Player 2, takes them
+    take_forced(state, 2)
     # Players 0 and 1 are out of cards: the round is over
     assert state.round == 2
     revealed = reveals(state)[0]
@@ -895,7 +1004,8 @@ def test_round_ends_with_nobody_holding_cards_turn_player_starts_next() -> None:
     """Decision: if no player has cards when the round ends, the player whose turn ended it starts the next round."""
     _, state = new_game(3)
     layout(state, hands={0: ["candle"], 1: n(bell=1), 2: ["candle"]})
-    state.apply("Player 1")  # Candle into Player 1's Hex (a Bell cannot block)
+    state.apply("Player 1")
+    take_forced(state, 1)  # Candle into Player 1's Hex (a Bell cannot block)
     # Player 1's turn: it must attack Player 2 (the only one with cards) with its Bell
     assert state.decision.player == 2 and state.decision.prompt == "Block the attack?"
     assert options(state) == {"Take the cards", "Block with 1 Candle"}
@@ -926,6 +1036,7 @@ def test_hex_piles_hidden_again_after_an_empty_reveal() -> None:
     target = (p + 1) % 3
     state.apply(f"Player {target}")
     state.apply("2 Mirror")
+    take_forced(state, target)
     assert hex_pile(state, target) == n(mirror=2)
     for viewer in range(3):
         entry = state.view(viewer)["zones"][f"hex/{target}"]
@@ -1095,6 +1206,7 @@ def test_hex_piles_hidden_from_everyone_including_owner() -> None:
     layout(state, hands={0: n(mirror=2, bell=1), 1: n(bell=3), 2: n(bell=1)}, hexes={1: ["chalice"]})
     state.apply("Player 1")
     state.apply("2 Mirror")
+    take_forced(state, 1)
     for viewer in range(3):
         for p in range(3):
             entry = state.view(viewer)["zones"][f"hex/{p}"]
@@ -1154,6 +1266,7 @@ def test_round_end_hand_to_hex_is_private_until_reveal() -> None:
     _, state = new_game(3)
     # Player 0 must attack Player 2 with its Bell; Player 2 cannot block and is the only one left with cards
     layout(state, hands={0: ["bell"], 1: [], 2: n(bell=2)})
+    take_forced(state, 2)
     assert state.round == 2
     assert reveals(state)[0]["hex/2"] == n(bell=3)
     for viewer in (0, 1):
@@ -1182,16 +1295,18 @@ def test_decision_options_shown_only_to_chooser() -> None:
 
 
 def test_pending_defence_does_not_reveal_a_familiar_in_hand() -> None:
-    """Another player's view of a pending defence is the same whether or not the Defender holds a Familiar."""
+    """Another player's view of a pending defence is the same whether the Defender holds a Familiar,
+    can only block otherwise, or cannot block at all."""
     seen = []
-    for defender_hand in (n(familiar=1, candle=2), n(mirror=1, candle=2)):
+    for defender_hand in (n(familiar=1, candle=2), n(mirror=1, candle=2), n(bell=3)):
         _, state = new_game(3)
         layout(state, hands={0: n(bell=2), 1: defender_hand, 2: n(bell=2)})
         state.apply("Player 1")
         state.apply("1 Bell")
-        assert state.decision.player == 1
+        assert state.decision.player == 1 and state.decision.prompt == BLOCK
+        assert_defence_looks_the_same_to_others(state)
         seen.append((state.view(2)["decision"], state.view(0)["decision"]))
-    assert seen[0] == seen[1]
+    assert seen[0] == seen[1] == seen[2] == ({"player": 1}, {"player": 1})
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -1209,7 +1324,9 @@ def test_random_games_keep_the_rules_invariants(players: int) -> None:
                 for p in range(players):
                     assert "cards" not in zones[f"hex/{p}"], (seed, state.round, viewer, p)
                     assert ("cards" in zones[f"hand/{p}"]) == (p == viewer)
-            assert len(state.zones["attack"]) == 0 or state.decision.prompt in (BLOCK, RESPOND)
+            if state.zones["attack"]:
+                # every pending defence is the one "Block the attack?" decision, hidden from the others
+                assert_defence_looks_the_same_to_others(state)
             state.apply(rng.choice(state.legal_actions()))
         result = state.result()
         assert result["rounds"] >= 3

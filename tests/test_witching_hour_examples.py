@@ -12,10 +12,8 @@ from collections import Counter
 
 from wh_helpers import (
     BLOCK,
-    DECLINE,
     FAMILIAR,
     REFERENCE,
-    RESPOND,
     TAKE,
     defence_options,
     defend,
@@ -29,6 +27,7 @@ from wh_helpers import (
     new_game,
     options,
     reveals,
+    take_forced,
     zone,
 )
 
@@ -65,9 +64,9 @@ def test_round_of_play_example() -> None:
     assert options(state) == {"Player 1", "Player 2"}
     state.apply("Player 2")
     state.apply("3 Bell")
-    # Candy blocks with three Candles (she could also have used a Familiar)
+    # Candy blocks with three Candles (she could also have used a Familiar: both are in the one decision)
     assert state.decision.player == CANDY
-    assert "Block with 3 Candle" in defence_options(state)
+    assert {TAKE, FAMILIAR, "Block with 3 Candle"} <= defence_options(state)
     discard_before = Counter(zone(state, "discard"))
     defend(state, "Block with 3 Candle")
     # "The three Bells and three Candles are placed facedown in the discard pile."
@@ -93,7 +92,9 @@ def test_round_of_play_example() -> None:
     assert "3 Chalice + 1 Candle" in options(state)
     assert "3 Chalice + 2 Candle" not in options(state)  # exactly one Candle may be added
     state.apply("3 Chalice + 1 Candle")
-    # Abby has neither four of a kind nor three and a Candle: she must accept (no decision is asked)
+    # Abby has neither four of a kind nor three and a Candle: she must accept.  She is still asked,
+    # with "Take the cards" alone, and Bob and Candy see only that she decides.
+    take_forced(state, ABBY)
     assert hex_pile(state, ABBY) == n(chalice=3, candle=1)
     assert hand_sizes(state) == [10, 9, 10]  # "he has 9 cards in hand. Abby and Candy still have 10."
 
@@ -153,7 +154,7 @@ def test_round_of_play_continues_to_the_round_end() -> None:
     for action in ("Attack", "Player 2", "3 Bell"):
         state.apply(action)
     defend(state, "Block with 3 Candle")
-    for action in ("Play Skull", "Candle", "Attack", "Player 0", "3 Chalice + 1 Candle",
+    for action in ("Play Skull", "Candle", "Attack", "Player 0", "3 Chalice + 1 Candle", TAKE,
                    "Attack", "Player 1", "3 Familiar", "Block with 3 Mirror", "Block with 2 Toadstool + 1 Candle"):
         state.apply(action)
     # play on with the first legal action until the round is over
@@ -203,7 +204,9 @@ def test_mirror_example_peyton_and_sarah() -> None:
     assert options(state) == {TAKE, "Block with 2 Mirror + 1 Candle"}
     # Peyton blocks with two Mirrors and one Candle: discarded, Sarah must once again block three Books
     state.apply("Block with 2 Mirror + 1 Candle")
-    # She cannot (two Bells, a Skull and a Chalice), and takes the three Books into her Hex pile
+    # She cannot (two Bells, a Skull and a Chalice), and takes the three Books into her Hex pile:
+    # asked with "Take the cards" alone, which Peyton and the onlooker cannot tell from a real choice
+    take_forced(state, sarah)
     assert hex_pile(state, sarah) == n(book=3)
     assert hex_pile(state, peyton) == []
     assert zone(state, "discard") == n(mirror=5, candle=1)
@@ -221,9 +224,9 @@ def test_familiar_example_thomas_and_mary() -> None:
     _, state = new_game(2)
     layout(state, hands={thomas: n(mirror=3, bell=2), mary: n(familiar=1, candle=2, bell=1)}, discard=[])
     state.apply("3 Mirror")  # a two-player game: Mary is the only opponent, attack is the only kind of turn
-    assert state.decision.player == mary and state.decision.prompt == RESPOND
-    assert options(state) == {FAMILIAR, DECLINE}
-    state.apply(FAMILIAR)
+    assert state.decision.player == mary and state.decision.prompt == BLOCK
+    assert defence_options(state) == {TAKE, FAMILIAR}  # two Candles and a Bell make no block of three
+    defend(state, FAMILIAR)
     assert hex_pile(state, mary) == ["familiar"]
     assert zone(state, "discard") == n(mirror=3)
     assert hex_pile(state, thomas) == []

@@ -30,14 +30,13 @@ REFERENCE = {
 
 PLAYABLE = ("book", "cauldron", "chalice", "hourglass", "skull")
 
-# The Familiar answers the "attacked" signal: a Defender holding one is first offered the
-# Familiar block (or "Decline"), and only then the ordinary block choice.
+# The defence is one decision, "Block the attack?", asked even when "Take the cards" is its only
+# option (the menu says 'always'), so that nobody learns from the speed of play what the Defender
+# holds.  A Familiar in the Defender's hand answers "attacked" as one more option of that same
+# decision.  Toadstool attacks are unblockable and ask nothing.
 FAMILIAR = "Block with a Familiar (it goes into your Hex pile)"
-DECLINE = "Decline"
 TAKE = "Take the cards"
-RESPOND = "Respond to 'attacked'?"
 BLOCK = "Block the attack?"
-
 
 def new_game(players: int = 3, seed: int = 1) -> tuple[rulecore.Game, rulecore.State]:
     """A fresh game, dealt and waiting for seat 0's first turn."""
@@ -150,26 +149,37 @@ def options(state: rulecore.State) -> set[str]:
 
 
 def defend(state: rulecore.State, action: str) -> None:
-    """Answer an attack with ``action`` (a block label, TAKE or FAMILIAR), declining the Familiar offer first if needed."""
-    if state.decision.prompt == RESPOND and action != FAMILIAR:
-        state.apply(DECLINE)
-        if action == TAKE and (state.decision is None or state.decision.prompt != BLOCK):
-            return  # taking was the only choice left, made without asking
+    """Answer the pending attack with ``action`` (a block label, TAKE or FAMILIAR): one decision."""
+    assert state.decision is not None and state.decision.prompt == BLOCK, state.decision
     state.apply(action)
 
 
 def defence_options(state: rulecore.State) -> set[str]:
-    """Everything the Defender may do against the pending attack: the Familiar offer and the block choice together.
+    """Everything the Defender may do against the pending attack: TAKE, FAMILIAR and the blocks, all in one decision."""
+    assert state.decision is not None and state.decision.prompt == BLOCK, state.decision
+    return options(state)
 
-    Looked up on a clone, so the state is not changed.
+
+def assert_defence_looks_the_same_to_others(state: rulecore.State) -> None:
+    """A pending defence shows the other players only who decides, never the prompt or the options.
+
+    So a Defender who can only take the cards cannot be told apart from one who could block.
     """
-    s = state.clone()
-    defender = s.decision.player
-    found: set[str] = set()
-    if s.decision.prompt == RESPOND:
-        found |= options(s) - {DECLINE}
-        s.apply(DECLINE)
-        if s.decision is None or s.decision.prompt != BLOCK or s.decision.player != defender:
-            return found | {TAKE}  # no block was possible: the cards were taken without asking
-    assert s.decision.prompt == BLOCK and s.decision.player == defender, s.decision
-    return found | options(s)
+    d = state.decision
+    assert d is not None and d.prompt == BLOCK, d
+    for viewer in range(state.rules.players):
+        seen = state.view(viewer)["decision"]
+        if viewer == d.player:
+            assert seen == {"player": d.player, "prompt": BLOCK, "kind": d.kind, "options": [o.label for o in d.options]}
+        else:
+            assert seen == {"player": d.player}, (viewer, seen)
+
+
+def take_forced(state: rulecore.State, defender: int) -> None:
+    """``defender`` cannot block: they are still asked "Block the attack?", with "Take the cards" as the
+    only option and the decision looking the same to the others as one with a block; they take the cards."""
+    d = state.decision
+    assert d is not None and d.player == defender and d.prompt == BLOCK, d
+    assert options(state) == {TAKE}
+    assert_defence_looks_the_same_to_others(state)
+    state.apply(TAKE)
