@@ -19,7 +19,7 @@ from .errors import Problem, Span
 if TYPE_CHECKING:
     from ._cardset import Cardset
 
-CARD_ATTRS = ("name", "type", "tags", "marks")
+CARD_ATTRS = ("name", "type", "tags", "marks", "face_up")
 
 
 def children(node: Any) -> Iterator[Any]:

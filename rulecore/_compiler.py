@@ -144,6 +144,15 @@ class Compiler:
         obj = self(node.obj)
         name = node.name
 
+        if name == "face_up":
+
+            def face_up(ctx: Any) -> bool:
+                card = obj(ctx)
+                if type(card) is not int:
+                    raise _located(node, f"'.face_up' needs a card, got {describe_value(card)}")
+                return card in ctx.state.faceup
+
+            return face_up
         if name == "marks":
 
             def marks(ctx: Any) -> Any:

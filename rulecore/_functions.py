@@ -291,6 +291,23 @@ def _player_marks(ctx: Any, player: Any) -> tuple[str, ...]:
     return ctx.state.player_marks[player]
 
 
+def _if_else(ctx: Any, cond: Any, a: Any, b: Any) -> Any:
+    return a if cond else b
+
+
+def _clockwise_from(ctx: Any, player: Any) -> tuple[int, ...]:
+    if type(player) is not int:
+        raise TypeError(f"clockwise_from() needs a player, got {describe_value(player)}")
+    n = ctx.rules.players
+    return tuple((player + k) % n for k in range(n))
+
+
+def _split(ctx: Any, text: Any, sep: str = ",") -> tuple[str, ...]:
+    if type(text) is not str:
+        raise TypeError(f"split() needs a text, got {describe_value(text)}")
+    return tuple(part.strip() for part in text.split(sep) if part.strip())
+
+
 def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
@@ -323,6 +340,11 @@ FUNCTIONS: dict[str, Sig] = {
     ),
     "player_marks": Sig(1, 1, "player_marks(player)", "The marks on a player ('mark player p \"x\"').",
                         _player_marks),
+    "if_else": Sig(3, 3, "if_else(condition, a, b)", "a when the condition holds, else b (both are worked out).",
+                   _if_else),
+    "clockwise_from": Sig(1, 1, "clockwise_from(player)", "Every player, clockwise, starting with this one.",
+                          _clockwise_from),
+    "split": Sig(1, 2, 'split(text, ",")', "The parts of a text between separators, trimmed.", _split),
     "zone_of": Sig(1, 1, "zone_of(card)", "The zone a card is in now.", _zone_of),
     "cards": Sig(
         1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards

@@ -158,6 +158,14 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 
+def s_flip(state: "State", node: n.Flip, env: dict) -> None:
+    try:
+        cards = cards_of(_ctx(state, env), ev(state, node.cards, env))
+    except TypeError as exc:
+        raise RuleError(f"'turn ... face' {exc}", node.span) from None
+    state.flip(cards, node.face == "up")
+
+
 def s_rotate(state: "State", node: n.Rotate, env: dict) -> None:
     state.rotate(node.zone, node.step, _you(env))
 
@@ -228,6 +236,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.Move: s_move,
     n.Shuffle: s_shuffle,
     n.Rotate: s_rotate,
+    n.Flip: s_flip,
     n.Mark: s_mark,
     n.Reveal: s_reveal,
     n.Hide: s_hide,

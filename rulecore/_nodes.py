@@ -224,6 +224,15 @@ class Move(Stmt):
 
 
 @attrs.frozen
+class Flip(Stmt):
+    """``turn CARDS face up|down``: change how cards lie without moving them."""
+
+    cards: Expr
+    face: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class Shuffle(Stmt):
     zone: Expr
     span: Span = _span()
@@ -459,5 +468,5 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
+SIMPLE_STMTS = (Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""

@@ -206,6 +206,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
         step = -1 if order is not None and str(order) == "counterclockwise" else 1
         return n.Rotate(zone, step, span)
 
+    def flip_stmt(self, meta: Any, cards: n.Expr, face: Token) -> n.Flip:
+        return n.Flip(cards, str(face), self._span(meta))
+
     def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
         return n.Shuffle(zone, self._span(meta))
 

@@ -424,6 +424,20 @@ class State:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor)
 
+    def flip(self, cards: Sequence[int], up: bool) -> None:
+        changed = [c for c in cards if (c in self.faceup) != up]
+        for c in changed:
+            if up:
+                self.faceup.add(c)
+            else:
+                self.faceup.discard(c)
+        if changed and up and self.record_events:
+            names = ", ".join(self.rules.card_name(c) for c in changed)
+            self.emit("flip", f"{names} turned face up", cards=[self.rules.instance_type[c] for c in changed],
+                      private_text=f"{names} turned face up")
+        elif changed:
+            self.emit("flip", f"{len(changed)} card(s) turned face down")
+
     def rotate(self, zone: str, step: int, actor: Any) -> None:
         """Every player's ``zone`` passes its cards to the player ``step`` seats on, all at once."""
         keys = self.rules.zone_keys[zone]
