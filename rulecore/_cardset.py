@@ -513,7 +513,7 @@ class _Loader:
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
             min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
-            vars=dict(d.get("vars") or {}), options=options, cards=cards, procedures=procedures, functions=functions,
+            vars={k: tuple(v) if isinstance(v, list) else v for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards, procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )

@@ -101,6 +101,8 @@ class Compiler:
             return lambda ctx: ctx.rules.players
         if name == "turn_player":
             return lambda ctx: ctx.state.turn_player
+        if name == "phase":
+            return lambda ctx: ctx.state.phase
         raise AssertionError(name)
 
     def c_GameVar(self, node: n.GameVar) -> Fn:

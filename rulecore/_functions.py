@@ -139,8 +139,8 @@ def _ladder_score(ctx: Any, cards: Any) -> int:
     return total
 
 
-def _usable(ctx: Any, card: int, ability: str) -> bool:
-    return ctx.rules.usable(ctx, card, ability)
+def _usable(ctx: Any, card: int, ability: str, *user: Any) -> bool:
+    return ctx.rules.usable(ctx, card, ability, *user)
 
 
 def _label(ctx: Any, value: Any) -> str:
@@ -308,6 +308,13 @@ def _split(ctx: Any, text: Any, sep: str = ",") -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(sep) if part.strip())
 
 
+def _item(ctx: Any, collection: Any, index: Any) -> Any:
+    items = items_of(ctx, collection)
+    if type(index) is not int:
+        raise TypeError(f"item() needs a whole number as index, got {describe_value(index)}")
+    return items[index] if -len(items) <= index < len(items) else None
+
+
 def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
@@ -345,6 +352,7 @@ FUNCTIONS: dict[str, Sig] = {
     "clockwise_from": Sig(1, 1, "clockwise_from(player)", "Every player, clockwise, starting with this one.",
                           _clockwise_from),
     "split": Sig(1, 2, 'split(text, ",")', "The parts of a text between separators, trimmed.", _split),
+    "item": Sig(2, 2, "item(collection, i)", "The item at position i, counting from 0 (none past the end).", _item),
     "zone_of": Sig(1, 1, "zone_of(card)", "The zone a card is in now.", _zone_of),
     "cards": Sig(
         1, 1, "cards(zone)", "The cards in a zone now, kept as they are even if the zone changes later.", _cards
@@ -379,7 +387,11 @@ FUNCTIONS: dict[str, Sig] = {
         _ladder_score,
     ),
     "usable": Sig(
-        2, 2, 'usable(card, "ability")', "Whether the card has that ability and its 'when' condition holds.", _usable
+        2,
+        3,
+        'usable(card, "ability", player=you)',
+        "Whether the card has that ability and its 'when' condition holds (for that player as 'you').",
+        _usable,
     ),
     "label": Sig(1, 1, "label(value)", "The text a choice shows for a card, player or set.", _label),
     "types": Sig(1, 1, "types(cards)", "The distinct card types among the cards.", _types),

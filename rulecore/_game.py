@@ -33,6 +33,7 @@ class _NoState:
 
     round = 0
     turn_player = None
+    phase = None
     zones: dict[str, list[int]] = {}
 
 
@@ -140,13 +141,16 @@ class Rules:
             return d.tags
         return d.props.get(prop)
 
-    def usable(self, ctx: Any, card: int, ability: str) -> bool:
+    def usable(self, ctx: Any, card: int, ability: str, *user: Any) -> bool:
+        if type(card) is not int:
+            raise TypeError(f"usable() needs a card, got {card!r}")
         a = self.defs[self.instance_type[card]].abilities.get(ability)
         if a is None:
             return False
         if a.when is None:
             return True
-        sub = interp.Ctx(ctx.state, {"$you": ctx.env.get("$you"), "$this": card})
+        you = user[0] if user else ctx.env.get("$you")
+        sub = interp.Ctx(ctx.state, {"$you": you, "$this": card})
         return bool(self.fn(a.when)(sub))
 
     # ---- labels

@@ -158,6 +158,10 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 
+def s_fail(state: "State", node: n.Fail, env: dict) -> None:
+    raise RuleError(str(ev(state, node.message, env)), node.span)
+
+
 def s_flip(state: "State", node: n.Flip, env: dict) -> None:
     try:
         cards = cards_of(_ctx(state, env), ev(state, node.cards, env))
@@ -237,6 +241,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.Shuffle: s_shuffle,
     n.Rotate: s_rotate,
     n.Flip: s_flip,
+    n.Fail: s_fail,
     n.Mark: s_mark,
     n.Reveal: s_reveal,
     n.Hide: s_hide,
@@ -375,10 +380,13 @@ def h_use(state: "State", frame: Frame) -> None:
     ability = state.rules.defs[state.rules.instance_type[card]].abilities.get(node.ability)
     if ability is None:
         raise RuleError(f"{state.rules.card_name(card)} has no ability '{node.ability}'", node.span)
-    state.count_use(card, env.get("$you"))
-    state.emit("use", f"{state.player_label(env.get('$you'))} uses {state.rules.card_name(card)}",
-               actor=env.get("$you"), card=state.rules.instance_type[card])
-    state.stack[-1] = (ability.body, 0, None, {"$you": env.get("$you"), "$this": card})
+    user = ev(state, node.user, env) if node.user is not None else env.get("$you")
+    if node.user is not None and (type(user) is not int or not 0 <= user < state.rules.players):
+        raise RuleError(f"'use ... by' needs a player, got {describe_value(user)}", node.span)
+    state.count_use(card, user)
+    state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}",
+               actor=user, card=state.rules.instance_type[card])
+    state.stack[-1] = (ability.body, 0, None, {"$you": user, "$this": card})
 
 
 def h_phase(state: "State", frame: Frame) -> None:

@@ -336,6 +336,7 @@ class UseAbility(Stmt):
 
     ability: str
     card: Expr
+    user: Optional[Expr] = None  # 'by P': who uses it ('you' inside the ability); default: you
     span: Span = _span()
 
 
@@ -424,6 +425,14 @@ class EndGame(Stmt):
 
 
 @attrs.frozen
+class Fail(Stmt):
+    """``fail "message"``: the game cannot go on (bad options or data); raises a RuleError here."""
+
+    message: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
 class Say(Stmt):
     text: Expr
     to: Optional[Expr]
@@ -468,5 +477,5 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
+SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""

@@ -32,12 +32,13 @@ BUILTIN_NAMES = {
     "round": "the number of the current round, from 1",
     "player_count": "how many players are in the game",
     "turn_player": "the player whose turn it is (or was last)",
+    "phase": "the name of the phase being played",
 }
 
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers mark unmark simultaneously or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously fail or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -274,8 +275,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def args(self, meta: Any, *items: Any) -> tuple[n.Expr, ...]:
         return tuple(i for i in items if i is not None)
 
-    def use_stmt(self, meta: Any, ability: Token, card: n.Expr) -> n.UseAbility:
-        return n.UseAbility(_unquote(str(ability)), card, self._span(meta))
+    def use_stmt(self, meta: Any, ability: Token, card: n.Expr, user: Any) -> n.UseAbility:
+        return n.UseAbility(_unquote(str(ability)), card, user, self._span(meta))
 
     def choose_stmt(
         self, meta: Any, name: Token, quantity: Any, kind: Token, source: n.Expr, by: Any, prompt: Any
@@ -336,6 +337,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def skip(self, meta: Any, expr: n.Expr) -> n.Expr:
         return expr
+
+    def fail_stmt(self, meta: Any, message: n.Expr) -> n.Fail:
+        return n.Fail(message, self._span(meta))
 
     def end_game_stmt(self, meta: Any) -> n.EndGame:
         return n.EndGame(self._span(meta))

@@ -175,7 +175,12 @@ SCHEMA: dict[str, Any] = {
         "vars": {
             "type": "object",
             "propertyNames": NAME,
-            "additionalProperties": {"type": ["string", "integer", "boolean", "null"]},
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": ["string", "integer", "boolean", "null"]},
+                    {"type": "array", "items": {"type": ["string", "integer"]}},
+                ]
+            },
         },
         "options": {"type": "object", "propertyNames": NAME, "additionalProperties": OPTION},
         "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD, "minProperties": 1},
