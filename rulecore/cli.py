@@ -189,25 +189,56 @@ def _players_or_default(players: int | None, cardset: Any) -> int:
 # ---------------------------------------------------------------- simulate
 
 
+def _option_value(value: Any) -> str:
+    """An option value as it would be typed after ``--option key=``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value == "":
+        return '""'
+    return str(value)
+
+
+def _options_text(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={_option_value(v)}" for k, v in options.items())
+
+
 def _results_table(result: SimulationResult) -> Table:
     mean_totals = result.mean_totals
-    table = Table(
-        title=f"{result.cardset}: {result.games} games, {result.players} players, seed {result.seed}",
-    )
+    cooperative = result.cooperative
+    table = Table()
     table.add_column("Seat", justify="right")
     table.add_column("Bot")
-    table.add_column("Wins", justify="right")
-    table.add_column("Win %", justify="right")
+    if not cooperative:  # everyone wins or loses together: per-seat wins say nothing
+        table.add_column("Wins", justify="right")
+        table.add_column("Win %", justify="right")
     table.add_column("Mean score", justify="right")
     for seat in range(result.players):
+        wins = [] if cooperative else [
+            str(result.wins[seat]),
+            f"{100.0 * result.win_rates[seat]:.1f}",
+        ]
         table.add_row(
             str(seat),
             result.bots[seat],
-            str(result.wins[seat]),
-            f"{100.0 * result.win_rates[seat]:.1f}",
+            *wins,
             "-" if mean_totals is None else f"{mean_totals[seat]:.2f}",
         )
     return table
+
+
+def _header(result: SimulationResult) -> Text:
+    """The line above the results: cardset, games, players, seed and every option in force."""
+    text = f"{result.cardset}: {result.games} games, {result.players} players, seed {result.seed}"
+    if result.options_in_force:
+        text += f"; {_options_text(result.options_in_force)}"
+    return Text(text, style="bold")
+
+
+def _team_line(result: SimulationResult) -> Text | None:
+    rate = result.team_win_rate
+    if rate is None:
+        return None
+    return Text(f"Team win rate: {100.0 * rate:.1f}% (all players win or lose together)", style="bold")
 
 
 def _summary_table(result: SimulationResult) -> Table:
@@ -215,9 +246,10 @@ def _summary_table(result: SimulationResult) -> Table:
     table.add_column("what")
     table.add_column("value")
     rounds = result.mean_rounds
-    table.add_row("Tied games", f"{result.ties} (a tie counts as a win for every tied winner)")
-    if result.no_winner:
-        table.add_row("Games without a winner", str(result.no_winner))
+    if not result.cooperative:
+        table.add_row("Tied games", f"{result.ties} (a tie counts as a win for every tied winner)")
+        if result.no_winner:
+            table.add_row("Games without a winner", str(result.no_winner))
     if result.unfinished:
         table.add_row(
             "Unfinished games",
@@ -225,10 +257,42 @@ def _summary_table(result: SimulationResult) -> Table:
         )
     table.add_row("Mean rounds", "-" if rounds is None else f"{rounds:.2f}")
     table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
-    if result.options:
-        table.add_row("Options", ", ".join(f"{k}={v}" for k, v in result.options.items()))
     table.add_row("Games per second", f"{result.games_per_second:.1f}")
     table.add_row("Wall time (s)", f"{result.wall_time:.2f}")
+    return table
+
+
+def _cards_table(result: SimulationResult, limit: int) -> Table | None:
+    """The most used cards (``limit`` of them); None if hidden or no game reports card uses."""
+    stats = result.card_stats
+    if limit <= 0 or not stats:
+        return None
+    shown = stats[:limit]
+    which = f"top {len(shown)} of {len(stats)}" if len(shown) < len(stats) else f"all {len(stats)}"
+    table = Table(
+        title=f"Cards ({which}, by uses per game)",
+        caption="Used in: % of games where some seat used it. Win % when used: how often a "
+        "seat won the games in which it used the card; usual: those seats' win % over all games.",
+    )
+    table.add_column("Card")
+    table.add_column("Uses/game", justify="right")
+    table.add_column("Used in %", justify="right")
+    table.add_column("Win % when used", justify="right")
+    table.add_column("Usual win %", justify="right")
+    table.add_column("Diff", justify="right")
+    for card in shown:
+        used = card.seat_games_used > 0
+        table.add_row(
+            card.card,
+            f"{card.uses_per_game:.2f}",
+            f"{100.0 * card.used_share:.1f}",
+            f"{100.0 * card.win_rate_when_used:.1f}" if used else "-",
+            f"{100.0 * card.usual_win_rate:.1f}" if used else "-",
+            # (+ 0.0 turns a rounded -0.0 into 0.0)
+            f"{round(100.0 * (card.win_rate_when_used - card.usual_win_rate), 1) + 0.0:+.1f}"
+            if used
+            else "-",
+        )
     return table
 
 
@@ -266,6 +330,10 @@ def simulate_command(
     records: Annotated[
         bool, typer.Option("--records", help="With --json, include every game's record.")
     ] = False,
+    cards: Annotated[
+        int,
+        typer.Option("--cards", min=0, help="Show the N most used cards (0: hide the table)."),
+    ] = 15,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
     out = _stdout()
@@ -307,8 +375,15 @@ def simulate_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
         return
+    out.print(_header(result))
     out.print(_results_table(result))
+    team = _team_line(result)
+    if team is not None:
+        out.print(team)
     out.print(_summary_table(result))
+    card_table = _cards_table(result, cards)
+    if card_table is not None:
+        out.print(card_table)
 
 
 # ---------------------------------------------------------------- play

@@ -32,6 +32,7 @@ from rulecore.bots import BOT_NAMES, GameState, make_bot
 
 __all__ = [
     "BACKENDS",
+    "CardStats",
     "GameRecord",
     "SimulationError",
     "SimulationResult",
@@ -107,6 +108,9 @@ class GameRecord:
     rounds: int | None
     decisions: int
     finished: bool = True  # False: stopped at the decision limit (no winners, totals, rounds)
+    #: ``(card type, uses per seat)`` pairs sorted by card type, from ``result()["card_uses"]``;
+    #: None when the game does not report card uses (or did not finish).
+    card_uses: tuple[tuple[str, tuple[int, ...]], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,7 +121,82 @@ class GameRecord:
             "rounds": self.rounds,
             "decisions": self.decisions,
             "finished": self.finished,
+            "card_uses": None
+            if self.card_uses is None
+            else {card: list(uses) for card, uses in self.card_uses},
         }
+
+
+@dataclass(frozen=True)
+class CardStats:
+    """How one card type was used over the games that report card uses.
+
+    ``uses_per_game``: abilities of the card used, by all seats, per game.
+    ``used_share``: share of games in which some seat used it.
+    ``win_rate_when_used``: over every (game, seat) where that seat used the card,
+    how often that seat won the game. ``usual_win_rate``: the same seats' overall
+    win rates (over the same games), weighted the same way -- the rate to expect
+    if using the card made no difference; compare the two.
+    """
+
+    card: str
+    uses_per_game: float
+    used_share: float
+    games_used: int  # games in which some seat used it
+    seat_games_used: int  # (game, seat) pairs in which that seat used it
+    win_rate_when_used: float
+    usual_win_rate: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "uses_per_game": self.uses_per_game,
+            "used_share": self.used_share,
+            "games_used": self.games_used,
+            "seat_games_used": self.seat_games_used,
+            "win_rate_when_used": self.win_rate_when_used,
+            "usual_win_rate": self.usual_win_rate,
+        }
+
+
+def _card_stats(records: Sequence[GameRecord], players: int) -> tuple[CardStats, ...]:
+    tracked = [r for r in records if r.card_uses is not None]
+    if not tracked:
+        return ()
+    seat_wins = [0] * players
+    for record in tracked:
+        for seat in record.winners:
+            seat_wins[seat] += 1
+    seat_rate = [w / len(tracked) for w in seat_wins]
+    total: dict[str, int] = {}
+    games_used: dict[str, int] = {}
+    pairs: dict[str, int] = {}
+    pair_wins: dict[str, int] = {}
+    expected: dict[str, float] = {}
+    for record in tracked:
+        for card, uses in record.card_uses or ():
+            total[card] = total.get(card, 0) + sum(uses)
+            if any(uses):
+                games_used[card] = games_used.get(card, 0) + 1
+            for seat, count in enumerate(uses):
+                if count > 0 and seat < players:
+                    pairs[card] = pairs.get(card, 0) + 1
+                    pair_wins[card] = pair_wins.get(card, 0) + (seat in record.winners)
+                    expected[card] = expected.get(card, 0.0) + seat_rate[seat]
+    stats = [
+        CardStats(
+            card=card,
+            uses_per_game=total[card] / len(tracked),
+            used_share=games_used.get(card, 0) / len(tracked),
+            games_used=games_used.get(card, 0),
+            seat_games_used=pairs.get(card, 0),
+            win_rate_when_used=pair_wins.get(card, 0) / pairs[card] if pairs.get(card) else 0.0,
+            usual_win_rate=expected.get(card, 0.0) / pairs[card] if pairs.get(card) else 0.0,
+        )
+        for card in total
+    ]
+    stats.sort(key=lambda c: (-c.uses_per_game, c.card))
+    return tuple(stats)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -134,7 +213,10 @@ class SimulationResult:
     how many finished games had no winner at all (e.g. a lost cooperative
     game). ``unfinished`` games hit the ``max_decisions`` limit; they count in
     ``games`` (so in win rates) but have no winners, totals or rounds and are
-    left out of ``mean_decisions``.
+    left out of ``mean_decisions`` and ``card_stats``.
+
+    ``options`` are the options given; ``options_in_force`` every option the
+    game was played with, defaults included (the game's own ``options``).
     """
 
     cardset: str
@@ -145,6 +227,7 @@ class SimulationResult:
     records: tuple[GameRecord, ...]
     max_decisions: int = DEFAULT_MAX_DECISIONS
     wall_time: float = field(default=0.0, compare=False)
+    options_in_force: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -173,6 +256,31 @@ class SimulationResult:
     @property
     def unfinished(self) -> int:
         return sum(1 for r in self.records if not r.finished)
+
+    @property
+    def cooperative(self) -> bool:
+        """True when every finished game was won by all seats or by none (and one finished).
+
+        Read from the records, not the rules: in such games the seats win or lose
+        together, so per-seat win rates say nothing about seat advantages.
+        """
+        finished = [r for r in self.records if r.finished]
+        everyone = set(range(self.players))
+        return self.players > 1 and bool(finished) and all(
+            not r.winners or set(r.winners) == everyone for r in finished
+        )
+
+    @property
+    def team_win_rate(self) -> float | None:
+        """Share of games that all seats won together, for a cooperative run; else None."""
+        if not self.cooperative or not self.games:
+            return None
+        return sum(1 for r in self.records if r.finished and r.winners) / self.games
+
+    @property
+    def card_stats(self) -> tuple[CardStats, ...]:
+        """Per-card statistics, most used first; empty if no game reports card uses."""
+        return _card_stats(self.records, self.players)
 
     @property
     def mean_totals(self) -> tuple[float, ...] | None:
@@ -205,6 +313,7 @@ class SimulationResult:
             "seed": self.seed,
             "bots": list(self.bots),
             "options": dict(self.options),
+            "options_in_force": dict(self.options_in_force),
             "games": self.games,
             "wins": list(self.wins),
             "win_rates": list(self.win_rates),
@@ -216,6 +325,9 @@ class SimulationResult:
             "mean_totals": None if mean_totals is None else list(mean_totals),
             "mean_rounds": self.mean_rounds,
             "mean_decisions": self.mean_decisions,
+            "cooperative": self.cooperative,
+            "team_win_rate": self.team_win_rate,
+            "card_stats": [c.to_dict() for c in self.card_stats],
         }
         if include_records:
             data["records"] = [r.to_dict() for r in self.records]
@@ -324,6 +436,7 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
             winners = [s for s, r in enumerate(state.returns()) if r >= 1.0]
         totals = result.get("totals")
         rounds = result.get("rounds")
+        uses = result.get("card_uses")
         return GameRecord(
             index=index,
             seed=seed,
@@ -331,6 +444,9 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
             totals=None if totals is None else tuple(totals),
             rounds=None if rounds is None else int(rounds),
             decisions=len(state.history),
+            card_uses=None
+            if uses is None
+            else tuple(sorted((str(c), tuple(int(n) for n in v)) for c, v in uses.items())),
         )
     except rulecore.RulecoreError as exc:
         actions = tuple(state.history) if state is not None else ()
@@ -562,6 +678,8 @@ def simulate(
     game = _build_game(job)
     game_cardset = getattr(game, "cardset", None)
     name = getattr(game_cardset, "name", None) or str(cardset)
+    in_force = getattr(game, "options", None)
+    in_force = dict(in_force) if isinstance(in_force, Mapping) else dict(job.options)
 
     started = time.perf_counter()
     _report(progress, 0, games)
@@ -601,4 +719,5 @@ def simulate(
         records=records,
         max_decisions=max_decisions,
         wall_time=wall,
+        options_in_force=in_force,
     )

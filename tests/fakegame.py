@@ -4,6 +4,11 @@
 whoever takes the last stone wins; totals are the stones each seat took. The
 starting seat is drawn from the game's seed, so seeds matter. It lets the bots,
 the simulator and the CLI be tested without depending on the real engine.
+
+Option ``cards``: result() also reports ``card_uses`` as if each "take n" were a
+use of a card "take-n" ({"take-1": [uses per seat], ...}, every take-n up to
+max_take listed). Option ``coop``: all seats win together when seat 0 takes the
+last stone and all lose otherwise (a cooperative game's winners).
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ class FakeCardset:
             "broken_seed": OptionSpec(
                 "broken_seed", -1, None, "the game with this seed raises RuleError on move 3"
             ),
+            "cards": OptionSpec("cards", False, (True, False), "report card_uses in result()"),
+            "coop": OptionSpec("coop", False, (True, False), "everyone wins iff seat 0 ends it"),
         }
     )
 
@@ -72,6 +79,8 @@ class FakeState:
         rng = random.Random(seed)
         self.heap: int = int(game.options["heap"])
         self.taken: list[int] = [0] * game.players
+        most = int(game.options["max_take"])
+        self.uses: dict[str, list[int]] = {f"take-{n}": [0] * game.players for n in range(1, most + 1)}
         self._current: int | None = rng.randrange(game.players)
         self.turns = 0
         self.history: list[str] = []
@@ -112,6 +121,7 @@ class FakeState:
         n = int(action.split(":")[1])
         self.heap -= n
         self.taken[seat] += n
+        self.uses[f"take-{n}"][seat] += 1
         self.turns += 1
         self.history.append(action)
         self._events.append(
@@ -127,16 +137,27 @@ class FakeState:
     def is_terminal(self) -> bool:
         return self._current is None
 
+    def winners(self) -> list[int]:
+        if self.winner is None:
+            return []
+        if self.game.options["coop"]:
+            return list(range(self.game.players)) if self.winner == 0 else []
+        return [self.winner]
+
     def returns(self) -> list[float]:
-        return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
+        won = self.winners()
+        return [1.0 if p in won else 0.0 for p in range(self.game.players)]
 
     def result(self) -> dict[str, Any]:
-        return {
-            "winners": [] if self.winner is None else [self.winner],
+        out: dict[str, Any] = {
+            "winners": self.winners(),
             "totals": list(self.taken),
             "rounds": -(-self.turns // self.game.players),
             "round_scores": [],
         }
+        if self.game.options["cards"]:
+            out["card_uses"] = {card: list(v) for card, v in self.uses.items()}
+        return out
 
     def heuristic(self, player: int) -> float:
         # good for the mover: leave a multiple of (max_take + 1)
@@ -159,6 +180,7 @@ class FakeState:
         other = FakeState.__new__(FakeState)
         other.__dict__.update(self.__dict__)
         other.taken = list(self.taken)
+        other.uses = {card: list(v) for card, v in self.uses.items()}
         other.history = list(self.history)
         other._events = list(self._events)
         return other

@@ -64,6 +64,57 @@ def test_simulate_json_is_deterministic(runner: CliRunner) -> None:
     assert first["games"] == 8 and len(first["records"]) == 8
 
 
+def flat(text: str) -> str:
+    """The output with line wrapping undone."""
+    return " ".join(text.split())
+
+
+def test_simulate_cards_table(runner: CliRunner) -> None:
+    """A game reporting card uses gets a Cards table; --cards N limits it and --cards 0 hides it."""
+    full = runner.invoke(app, SIM + ["-o", "cards=true"])
+    assert full.exit_code == 0, full.output
+    assert "Cards (all 3, by uses per game)" in full.stdout
+    for text in ("Uses/game", "Used in %", "Win % when used", "Usual win %", "take-1", "take-3"):
+        assert text in full.stdout
+    top = runner.invoke(app, SIM + ["-o", "cards=true", "--cards", "1"])
+    assert "Cards (top 1 of 3" in top.stdout and top.stdout.count("take-") == 1
+    hidden = runner.invoke(app, SIM + ["-o", "cards=true", "--cards", "0"])
+    assert hidden.exit_code == 0 and "Cards (" not in hidden.stdout and "take-" not in hidden.stdout
+    plain = runner.invoke(app, SIM)
+    assert "Cards (" not in plain.stdout  # no card_uses: no table
+
+
+def test_simulate_cards_same_seed_same_numbers(runner: CliRunner) -> None:
+    """The Cards table prints the same numbers for the same seed and others for another seed."""
+    args = SIM + ["-o", "cards=true"]
+    first, second = runner.invoke(app, args), runner.invoke(app, args)
+    other = runner.invoke(app, args + ["--seed", "99"])
+    assert numbers(first.stdout) == numbers(second.stdout)
+    assert numbers(first.stdout) != numbers(other.stdout)
+
+
+def test_simulate_cooperative_prints_team_win_rate(runner: CliRunner) -> None:
+    """When all seats win or lose together, one team win rate replaces per-seat wins and ties."""
+    coop = runner.invoke(app, SIM + ["--games", "20", "-o", "coop=true"])
+    assert coop.exit_code == 0, coop.output
+    assert re.search(r"Team win rate: \d+\.\d% \(all players win or lose together\)", coop.stdout)
+    assert "Win %" not in coop.stdout and "Tied games" not in coop.stdout
+    data = json.loads(runner.invoke(app, SIM + ["--games", "20", "-o", "coop=true", "--json"]).stdout)
+    assert data["cooperative"] is True and data["team_win_rate"] is not None
+    normal = runner.invoke(app, SIM)
+    assert "Team win rate" not in normal.stdout and "Win %" in normal.stdout
+
+
+def test_simulate_header_names_the_options_in_force(runner: CliRunner) -> None:
+    """The header line names every option in force, given or default, so runs can be compared."""
+    result = runner.invoke(app, SIM + ["--option", "heap=7", "-o", "coop=true"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "fake-nim: 8 games, 3 players, seed 4; heap=7, max_take=3, bonus=false, "
+        "broken_seed=-1, cards=false, coop=true"
+    ) in flat(result.stdout)
+
+
 def test_simulate_reports_unfinished_games(runner: CliRunner) -> None:
     """Games stopped by --max-decisions are reported in the table."""
     result = runner.invoke(app, SIM + ["--max-decisions", "1", "--option", "heap=30"])

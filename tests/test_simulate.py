@@ -12,7 +12,7 @@ import pytest
 
 import fakegame
 import rulecore
-from rulecore.simulate import SimulationError, SimulationResult, bot_seed, simulate
+from rulecore.simulate import GameRecord, SimulationError, SimulationResult, bot_seed, simulate
 
 
 def run(**kwargs: Any) -> SimulationResult:
@@ -130,6 +130,80 @@ def test_endless_game_is_cut_off_and_counted() -> None:
     assert result.mean_totals is None and result.to_dict()["unfinished"] == 3
 
 
+def _record(index: int, winners: tuple[int, ...], uses: dict[str, tuple[int, ...]] | None,
+            finished: bool = True) -> GameRecord:
+    return GameRecord(index=index, seed=index, winners=winners, totals=None, rounds=1,
+                      decisions=5, finished=finished,
+                      card_uses=None if uses is None else tuple(sorted(uses.items())))
+
+
+def test_card_stats_aggregate_hand_made_records() -> None:
+    """Uses per game, share of games used, win % when used and the users' usual win % add up by hand."""
+    records = (
+        _record(0, (0,), {"a": (2, 0), "b": (0, 1)}),
+        _record(1, (1,), {"a": (1, 1), "b": (0, 0)}),
+        _record(2, (1,), {"a": (0, 0), "b": (3, 0)}),
+        _record(3, (), None, finished=False),  # no card uses: left out of every card statistic
+    )
+    result = SimulationResult(cardset="t", players=2, seed=0, bots=("random",) * 2,
+                              options={}, records=records)
+    a, b = result.card_stats
+    assert (a.card, b.card) == ("a", "b")  # equal uses per game: by name
+    assert a.uses_per_game == pytest.approx(4 / 3) and b.uses_per_game == pytest.approx(4 / 3)
+    assert a.used_share == pytest.approx(2 / 3) and a.games_used == 2
+    # a: used by seat 0 in games 0 (won) and 1 (lost), by seat 1 in game 1 (won)
+    assert a.seat_games_used == 3 and a.win_rate_when_used == pytest.approx(2 / 3)
+    assert a.usual_win_rate == pytest.approx((1 / 3 + 1 / 3 + 2 / 3) / 3)
+    # b: used by seat 1 in game 0 (lost) and seat 0 in game 2 (lost)
+    assert b.win_rate_when_used == 0.0 and b.usual_win_rate == pytest.approx((2 / 3 + 1 / 3) / 2)
+    assert result.to_dict()["card_stats"][0]["card"] == "a"
+
+
+def test_card_stats_from_a_game_reporting_card_uses() -> None:
+    """The fake game's card_uses reach the records and the per-card statistics, most used first."""
+    result = run(games=15, bots="random", options={"cards": True})
+    for record in result.records:
+        assert record.card_uses is not None
+        assert sum(sum(uses) for _, uses in record.card_uses) == record.decisions
+    stats = result.card_stats
+    assert [c.uses_per_game for c in stats] == sorted((c.uses_per_game for c in stats), reverse=True)
+    assert sum(c.uses_per_game for c in stats) == pytest.approx(result.mean_decisions)
+    assert all(0.0 <= c.used_share <= 1.0 and 0.0 <= c.win_rate_when_used <= 1.0 for c in stats)
+    plain = run(games=3)
+    assert plain.card_stats == () and plain.to_dict()["card_stats"] == []
+
+
+def test_card_stats_same_seed_same_numbers_any_workers() -> None:
+    """Card statistics repeat for the same seed, with one worker or two."""
+    first = run(options={"cards": True}).to_dict()
+    assert first["card_stats"]
+    assert first == run(options={"cards": True}).to_dict()
+    assert first == run(options={"cards": True}, workers=2).to_dict()
+    assert first["card_stats"] != run(options={"cards": True}, seed=77).to_dict()["card_stats"]
+
+
+def test_cooperative_run_is_detected_from_the_records() -> None:
+    """All-or-nobody winners in every finished game make a run cooperative with a team win rate."""
+    coop = run(games=20, bots="random", options={"coop": True})
+    assert coop.cooperative
+    won = sum(1 for r in coop.records if r.winners)
+    assert 0 < won < 20  # both outcomes occur, so the check is not vacuous
+    assert coop.team_win_rate == pytest.approx(won / 20)
+    assert coop.to_dict()["cooperative"] is True
+    normal = run(games=20, bots="random")
+    assert not normal.cooperative and normal.team_win_rate is None
+
+
+def test_options_in_force_include_defaults() -> None:
+    """options are the ones given; options_in_force add the game's defaults."""
+    result = run(games=2, options={"heap": 7})
+    assert result.options == {"heap": 7}
+    assert result.options_in_force == {
+        "heap": 7, "max_take": 3, "bonus": False, "broken_seed": -1, "cards": False, "coop": False
+    }
+    assert result.to_dict()["options_in_force"]["max_take"] == 3
+
+
 @pytest.mark.parametrize("backend", ["ray", "dask"])
 def test_missing_distributed_backend_is_a_clear_error(
     backend: str, monkeypatch: pytest.MonkeyPatch
@@ -192,6 +266,14 @@ def test_real_game_identical_for_one_and_two_workers() -> None:
     assert one.cardset == REAL
     assert one.mean_totals is not None and one.mean_rounds is not None
     assert all(r.decisions > 0 and r.winners for r in one.records)
+
+
+@needs_real
+def test_real_game_reports_card_stats() -> None:
+    """Witching Hour reports card uses, so a run has per-card statistics."""
+    result = simulate(REAL, games=3, players=3, seed=2, workers=1)
+    assert result.card_stats and not result.cooperative
+    assert all(r.card_uses is not None for r in result.records)
 
 
 @needs_real
