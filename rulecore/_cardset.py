@@ -180,8 +180,10 @@ class Sources:
     def span(self, path: tuple[Any, ...], *, key: bool = False, card: str | None = None) -> Span:
         return self._pick(path).span(path, key=key, card=card)
 
-    def text_span(self, path: tuple[Any, ...], line: int, column: int, card: str | None = None) -> Span:
-        return self._pick(path).text_span(path, line, column, card)
+    def text_span(
+        self, path: tuple[Any, ...], line: int, column: int, card: str | None = None, text: str | None = None
+    ) -> Span:
+        return self._pick(path).text_span(path, line, column, card, text)
 
     @property
     def all(self) -> list[Source]:
@@ -337,8 +339,10 @@ class _Loader:
             return
         if validator == "propertyNames":
             bad = err.instance if not isinstance(err.instance, dict) else None
-            self.problem(path, f"{bad!r} is not a valid name" if bad else err.message,
-                         "use lower case letters, digits and '_'", "name")
+            # point at the offending key itself, not at the mapping holding it
+            where = path + (bad,) if bad is not None else path
+            self.problem(where, f"{bad!r} is not a valid name" if bad else err.message,
+                         "use lower case letters, digits and '_'", "name", key=True)
             return
         if validator == "anyOf" and err.context:
             # report the alternative that matches the value's shape (a mapping vs a text)
@@ -384,7 +388,7 @@ class _Loader:
         def make_span(line: int, column: int) -> Span:
             if not line:
                 return self.src.span(path, card=context)
-            return self.src.text_span(path, line, column, context)
+            return self.src.text_span(path, line, column, context, text)
 
         node, problems = parse_effect(text, self._symbols, make_span, expression=expression)
         self.problems.extend(problems)

@@ -276,7 +276,7 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
         ch.check_expr(card.include_if, False, f"card '{card.name}'")
         for ability in card.abilities.values():
             ch.check_body(ability.body, ability.params, True, f"{card.name}'s '{ability.name}'")
-            ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition")
+            ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition", extra=ability.params)
     for proc in cs.procedures.values():
         ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
     ch.check_body(cs.program, (), False, "the flow")

@@ -188,6 +188,8 @@ class Rules:
     def text(self, value: Any) -> str:
         """A value as plain text: numbers as numbers, collections joined with commas."""
         if type(value) is tuple:
+            if value and all(type(v) is int for v in value):
+                return self.group_label(value)  # a collection of cards reads as "2 Apple + 1 Pear"
             return ", ".join(self.text(v) for v in value)
         if value is None:
             return "none"
@@ -276,6 +278,7 @@ class Game:
         s.extra_turns = [0] * rules.players
         s.revealed = set()
         s.faceup = set()
+        s.facedown = set()
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
         s.decision = None
         s.pending_values = ()

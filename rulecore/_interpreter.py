@@ -438,7 +438,12 @@ def h_turns(state: "State", frame: Frame) -> None:
         if type(first) is not int:
             raise RuleError(f"'take turns from' needs a player, got {describe_value(first)}", node.span)
         nxt = next_from(first, include=True)
+        idle = 0
     else:
+        current, asked_before, idle = current
+        idle = idle + 1 if len(state.history) == asked_before else 0
+        if idle >= rules.loop_limit:
+            raise RuleError(f"{idle} turns in a row asked nothing; does 'until' ever hold?", node.span)
         if ev(state, node.until, env):
             state.extra_turns = [0] * players
             state.stack.pop()
@@ -456,7 +461,7 @@ def h_turns(state: "State", frame: Frame) -> None:
     state.turn_player = nxt
     state.turns += 1
     state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
-    state.stack[-1] = (node, 1, nxt, env)
+    state.stack[-1] = (node, 1, (nxt, len(state.history), idle), env)
     state.stack.append((node.body, 0, None, {**env, "$you": nxt, "$this": None}))
 
 

@@ -38,7 +38,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers mark unmark simultaneously fail or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously fail as or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -92,17 +92,38 @@ _EXPECT_NAMES = {
 }
 
 
+_OPERATOR_TERMINALS = {
+    "DOT", "MINUS", "PLUS", "STAR", "SLASH", "PERCENT", "LPAR", "RPAR", "LSQB", "RSQB", "COMMA",
+    "COMPARE", "AND", "OR", "NOT", "IN", "OF", "WHERE", "MORETHAN", "LESSTHAN", "EQUAL", "SEMICOLON",
+}
+
+
 def _describe_expected(expected: set[str]) -> str:
-    words = []
+    """Words that could come next, keywords first; operators that would only continue
+    the expression before are summed up, since they are rarely what was missing."""
+    words: list[str] = []
+    operators = False
     for name in sorted(expected):
-        if name in _EXPECT_NAMES:
+        if name in _EXPECT_NAMES and name not in ("LPAR", "RPAR", "COMPARE"):
             words.append(_EXPECT_NAMES[name])
-        elif name.isupper() and not name.startswith("__"):
+        elif name in _OPERATOR_TERMINALS:
+            operators = True
+        elif name.isupper() and not name.startswith("__") and name.isalpha():
             words.append(f"'{name.lower()}'")
+        elif name == "RBRACE":
+            words.append("'}'")
+        elif name == "LBRACE":
+            words.append("'{'")
     words = sorted(set(words))
+    if "'}'" in words:  # a block left open is the likeliest mistake: say so first
+        words.remove("'}'")
+        words.insert(0, "'}'")
     if len(words) > 8:
         words = words[:8] + ["..."]
-    return ", ".join(words)
+    text = ", ".join(words)
+    if operators:
+        text = f"{text} (or more of the expression before it)" if text else "more of the expression before it"
+    return text
 
 
 @v_args(meta=True, inline=True)
@@ -546,9 +567,11 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
     if isinstance(exc, lark.UnexpectedToken):
         tok = exc.token
         got = "end of text" if tok.type == "$END" else repr(str(tok))
-        expected = _describe_expected(set(exc.expected))
+        # what this exact parser state takes (lark's 'expected' merges states and says too much)
+        accepts = getattr(exc, "accepts", None) or exc.expected
+        expected = _describe_expected(set(accepts))
         hint = f"expected {expected}" if expected else None
-        if str(tok) in KEYWORDS and "NAME" in exc.expected:
+        if str(tok) in KEYWORDS and "NAME" in accepts:
             hint = f"'{tok}' is a reserved word; pick another name"
         return Problem(f"unexpected {got} in effect text", span, hint, "effect-syntax")
     return Problem("effect text ends too early", span, "a '{' or '(' may be missing its closing partner", "effect-syntax")

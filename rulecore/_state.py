@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import attrs
 
 from . import _interpreter as interp
+from . import _nodes as n
 from ._interpreter import Ctx, Decision, Option
 from ._rng import Rng
 from .errors import IllegalActionError, RuleError, StateError
@@ -44,6 +45,7 @@ class State:
     extra_turns: list[int]
     revealed: set[str]  # zones shown to everyone until a card moves in or out
     faceup: set[int]  # cards shown to everyone wherever they are
+    facedown: set[int]  # cards hidden from everyone even in a zone others may see
     stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
     decision: Decision | None
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
@@ -145,7 +147,9 @@ class State:
         for key, cards in self.zones.items():
             entry: dict[str, Any] = {"count": len(cards)}
             if self.zone_visible(key, player):
-                entry["cards"] = [rules.instance_type[c] for c in cards]
+                # a card lying face down there shows as null
+                down = self.facedown
+                entry["cards"] = [None if c in down else rules.instance_type[c] for c in cards]
                 if self.marks:
                     marked = {i: list(self.marks[c]) for i, c in enumerate(cards) if c in self.marks}
                     if marked:
@@ -282,10 +286,12 @@ class State:
         self.arranged = True
         self.emit("arrange", "The table is arranged for a scenario")
         if self.decision is not None and self.stack:
-            node, _, _, env = self.stack[-1]
-            self.decision = None
-            self.stack[-1] = (node, 0, None, env)
-            interp.run(self)
+            node, pc, data, env = self.stack[-1]
+            if type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1])):
+                # a menu, or a choice with nothing picked yet: ask again for the new layout
+                self.decision = None
+                self.stack[-1] = (node, 0, None, env)
+                interp.run(self)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> "State":
@@ -308,6 +314,7 @@ class State:
         new.extra_turns = self.extra_turns[:]
         new.revealed = set(self.revealed)
         new.faceup = set(self.faceup)
+        new.facedown = set(self.facedown)
         envs: dict[int, dict] = {}
         stack = []
         for node, pc, data, env in self.stack:
@@ -358,6 +365,7 @@ class State:
             "extra_turns": self.extra_turns,
             "revealed": sorted(self.revealed),
             "faceup": sorted(self.faceup),
+            "facedown": sorted(self.facedown),
             "frames": frames,
             "envs": envs,
             "decision": None
@@ -406,8 +414,13 @@ class State:
             where[c] = dest
             if face == "up":
                 self.faceup.add(c)
-            elif c in self.faceup:
+                self.facedown.discard(c)
+            elif face == "down":
                 self.faceup.discard(c)
+                self.facedown.add(c)
+            else:
+                self.faceup.discard(c)
+                self.facedown.discard(c)
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -425,12 +438,14 @@ class State:
                 self._move_event(src, dest, moved, actor)
 
     def flip(self, cards: Sequence[int], up: bool) -> None:
-        changed = [c for c in cards if (c in self.faceup) != up]
+        changed = [c for c in cards if (c in self.faceup) != up or (not up and c not in self.facedown)]
         for c in changed:
             if up:
                 self.faceup.add(c)
+                self.facedown.discard(c)
             else:
                 self.faceup.discard(c)
+                self.facedown.add(c)
         if changed and up and self.record_events:
             names = ", ".join(self.rules.card_name(c) for c in changed)
             self.emit("flip", f"{names} turned face up", cards=[self.rules.instance_type[c] for c in changed],
@@ -457,7 +472,9 @@ class State:
         seen = []
         everyone = True
         for p in range(rules.players):
-            if self.zone_visible(src, p) or self.zone_visible(dest, p) or all(c in self.faceup for c in moved):
+            shown_src = self.zone_visible(src, p) and not any(c in self.facedown for c in moved)
+            shown_dest = self.zone_visible(dest, p) and not any(c in self.facedown for c in moved)
+            if shown_src or shown_dest or all(c in self.faceup for c in moved):
                 seen.append(p)
             else:
                 everyone = False
@@ -539,8 +556,10 @@ class State:
 
     def unseal(self, start: int) -> None:
         """The sealed parts since log entry ``start`` are done: show them to everyone they were meant for."""
-        for event in self.log[start:]:
-            event.pop("sealed", None)
+        log = self.log
+        for i in range(start, len(log)):
+            if "sealed" in log[i]:  # events are shared with clones: replace, never edit in place
+                log[i] = {k: v for k, v in log[i].items() if k != "sealed"}
         self.emit("reveal-all", "Every sealed choice is revealed")
 
     def change_counter(self, name: str, index: int, op: str, value: int) -> None:
@@ -659,6 +678,7 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.extra_turns = [int(x) for x in data["extra_turns"]]
     s.revealed = set(data["revealed"])
     s.faceup = set(int(c) for c in data["faceup"])
+    s.facedown = set(int(c) for c in data["facedown"])
     envs = [_tuples(e) for e in data["envs"]]
     stack = []
     for node_id, pc, fdata, env_id in data["frames"]:

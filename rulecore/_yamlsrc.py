@@ -26,6 +26,39 @@ class Source:
     values: dict[Path, tuple[int, int, str | None]] = attrs.field(factory=dict)
     keys: dict[Path, tuple[int, int]] = attrs.field(factory=dict)
 
+    def _spans_lines(self, vline: int, text: str) -> bool:
+        first = self.line_text(vline) or ""
+        return len(text.strip()) > len(first)
+
+    def _search(self, vline: int, text: str, line: int, column: int, card: str | None) -> Span | None:
+        """Find the words at (line, column) of the parsed text in the file, from the value on."""
+        at = _offset(text, line, column)
+        if at >= len(text.rstrip()):
+            # the end of the text: the last non-blank character of the value's last line
+            for n in range(min(vline + text.count(" ") + 2, len(self.lines)), vline - 1, -1):
+                if (self.line_text(n) or "").strip():
+                    last = self.line_text(n) or ""
+                    return Span(self.file, n, len(last.rstrip()) + 1, card, last)
+            return None
+        word = text[at:].split(None, 1)[0][:16] if text[at:].strip() else ""
+        if not word:
+            return None
+        before = text[:at].split()
+        occurrence = " ".join(before).count(word)
+        seen = 0
+        for n in range(vline, len(self.lines) + 1):
+            source = self.line_text(n) or ""
+            start = 0
+            while True:
+                hit = source.find(word, start)
+                if hit < 0:
+                    break
+                if seen == occurrence:
+                    return Span(self.file, n, hit + 1, card, source)
+                seen += 1
+                start = hit + 1
+        return None
+
     def line_text(self, line: int) -> str | None:
         if 1 <= line <= len(self.lines):
             return self.lines[line - 1]
@@ -49,11 +82,22 @@ class Source:
                 return Span(self.file, 0, 0, card)
             probe = probe[:-1]
 
-    def text_span(self, path: Path, line: int, column: int, card: str | None = None) -> Span:
-        """The span of a position (1-based line/column) inside the string value at ``path``."""
+    def text_span(
+        self, path: Path, line: int, column: int, card: str | None = None, text: str | None = None
+    ) -> Span:
+        """The span of a position (1-based line/column) inside the string value at ``path``.
+
+        ``text`` is the value as parsed; for folded (``>``) and multi-line plain or
+        quoted scalars, whose lines YAML joins, the spot is found by searching the
+        file for the words at that position.
+        """
         if path not in self.values:
             return self.span(path, card=card)
         vline, vcol, style = self.values[path]
+        if text is not None and (style == ">" or (style != "|" and "\n" not in text and self._spans_lines(vline, text))):
+            found = self._search(vline, text, line, column, card)
+            if found is not None:
+                return found
         if style in ("|", ">"):
             # block scalar: content starts on the next line, at its indentation
             first = vline + 1
@@ -70,6 +114,11 @@ class Source:
             return Span(self.file, vline, vcol + offset + column - 1, card, self.line_text(vline))
         fl = vline + line - 1
         return Span(self.file, fl, column, card, self.line_text(fl))
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: max(line - 1, 0)]) + max(column - 1, 0)
 
 
 def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
