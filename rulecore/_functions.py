@@ -236,6 +236,24 @@ def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[
     def link(a: int, b: int) -> bool:
         return sum(1 for p in props if rules.card_prop(a, p) == rules.card_prop(b, p)) == shared
 
+    # cheap refusals before searching: every card needs a neighbour, and all must be connected
+    n = len(pool)
+    first_ok = [type(start) is not int or link(start, c) for c in pool]
+    links = [[j for j in range(n) if j != i and link(pool[i], pool[j])] for i in range(n)]
+    if not any(first_ok) or any(not links[i] and not (n == 1 and first_ok[i]) for i in range(n)):
+        return ()
+    reach = {i for i in range(n) if first_ok[i]}
+    frontier = list(reach)
+    while frontier:
+        for j in links[frontier.pop()]:
+            if j not in reach:
+                reach.add(j)
+                frontier.append(j)
+    if len(reach) < n:
+        return ()
+    if sum(1 for i in range(n) if len(links[i]) == 1) > 2:
+        return ()  # a path has only two ends
+
     order: list[int] = []
     used = [False] * len(pool)
     failed: set[tuple[int, frozenset[int]]] = set()

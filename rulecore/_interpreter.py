@@ -644,8 +644,8 @@ def _answers(state: "State", event: str, player: int, passed: dict) -> list[tupl
     out = []
     for zone_name, abilities in rules.triggers.get(event, {}).items():
         keys = rules.zone_keys[zone_name]
-        key = keys[player] if rules.cardset.zones[zone_name].per_player else keys[0]
-        for card in tuple(state.zones[key]):
+        zone_keys = (keys[player],) if rules.cardset.zones[zone_name].per_player else keys
+        for card in tuple(c for key in zone_keys for c in state.zones[key]):
             ability = abilities.get(rules.instance_type[card])
             if ability is None:
                 continue
@@ -669,8 +669,10 @@ def _signal_start(state: "State", frame: Frame) -> None:
     seen: set[str] = set()
     for zone_name, abilities in rules.triggers.get(node.event, {}).items():
         keys = rules.zone_keys[zone_name]
-        key = keys[player] if len(keys) > 1 or rules.cardset.zones[zone_name].per_player else keys[0]
-        for card in tuple(state.zones[key]):
+        zdef = rules.cardset.zones[zone_name]
+        # the signalled player's own zone; a shared row of slots answers from every slot
+        zone_keys = (keys[player],) if zdef.per_player else keys
+        for card in tuple(c for key in zone_keys for c in state.zones[key]):
             ability = abilities.get(rules.instance_type[card])
             if ability is None:
                 continue
