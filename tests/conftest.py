@@ -32,6 +32,7 @@ zones:
   hand: {owner: player, visibility: owner}
   pile: {owner: player, visibility: nobody}
   shown: {owner: player, visibility: everyone}
+  row: {owner: none, visibility: everyone, slots: 3}
 counters:
   score: {owner: player, visibility: everyone}
   secret: {owner: player, visibility: owner}
