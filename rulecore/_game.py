@@ -194,7 +194,7 @@ class Rules:
         if value is None:
             return "none"
         if value is True or value is False:
-            return "yes" if value else "no"
+            return "true" if value else "false"
         return str(value)
 
     def label_value(self, value: Any) -> str:

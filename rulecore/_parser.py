@@ -88,6 +88,10 @@ _EXPECT_NAMES = {
     "LPAR": "'('",
     "RPAR": "')'",
     "KIND": "player, players, card, cards, set, number or value",
+    "POSITION": "top, bottom or random",
+    "FACE": "up or down",
+    "ORDER": "clockwise or counterclockwise",
+    "ALWAYS": "'always'",
     "COMPARE": "a comparison",
 }
 
@@ -464,7 +468,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         span = self._span(meta)
         fname = str(name)
         args_t = tuple(a for a in args if a is not None)
-        if fname in self.symbols.functions:
+        if fname in self.symbols.functions and fname not in FUNCTIONS:
             arity = self.symbols.functions[fname]
             if len(args_t) != arity:
                 return self._problem(span, f"{fname}() takes {arity} argument{'s' if arity != 1 else ''} "

@@ -864,12 +864,6 @@ class WorkBudgetExceeded(Exception):
     """Raised by the counting wrapper below when a check does far more work than it needs."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=WorkBudgetExceeded,
-    reason="engine bug: chain() (rulecore/_functions.py) tries every order of the hand before it gives up, "
-    "even when one card links to no other card; 21 cards need ~10^8 steps, on every 'Your turn' menu",
-)
 def test_abracadabra_check_of_a_big_hand_that_cannot_chain_is_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Finding that a 21-card hand cannot chain (one card shares two features with no other) takes little work."""
     _, state = new_game(2)
