@@ -496,14 +496,7 @@ def test_unexpected_token_names_the_word_and_what_was_expected():
     "text, word",
     [
         ("move c discard", "'to'"),
-        pytest.param(
-            "move c to deck at middle",
-            "top",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="engine bug: for a bad position the hint says \"expected 'position'\" (the terminal's "
-                "name) instead of naming top, bottom or random",
-            ),
+        ("move c to deck at middle", "top"),
         ),
         ("if true {\n  say 1\n", "'}'"),
     ],
