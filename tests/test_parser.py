@@ -497,7 +497,6 @@ def test_unexpected_token_names_the_word_and_what_was_expected():
     [
         ("move c discard", "'to'"),
         ("move c to deck at middle", "top"),
-        ),
         ("if true {\n  say 1\n", "'}'"),
     ],
 )
