@@ -226,6 +226,8 @@ class State:
         rest: str | None = None,
         counters: Mapping[str, Any] | None = None,
         vars: Mapping[str, Any] | None = None,
+        marks: Mapping[str, Sequence[str]] | None = None,
+        player_marks: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         """Lay out a scenario: set zones to exactly these card types (top first), and counters or vars.
 
@@ -235,7 +237,7 @@ class State:
         loads and clones as usual, but is no longer reproduced by its seed.
         """
         work = self.clone()
-        work._arrange(zones, rest, counters, vars)
+        work._arrange(zones, rest, counters, vars, marks, player_marks)
         self._restore(work)
 
     def _arrange(
@@ -244,6 +246,8 @@ class State:
         rest: str | None,
         counters: Mapping[str, Any] | None,
         vars: Mapping[str, Any] | None,
+        marks: Mapping[str, Sequence[str]] | None = None,
+        player_marks: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         rules = self.rules
         zones = dict(zones or {})
@@ -283,6 +287,20 @@ class State:
             self.counters[name] = list(value) if isinstance(value, (list, tuple)) else [value]
         for name, value in (vars or {}).items():
             self.vars[name] = value
+        # marks: "zone key/index" (e.g. "hand/0/2", the third card of hand/0) -> its marks
+        for where, words in (marks or {}).items():
+            zone, _, index = where.rpartition("/")
+            if zone not in self.zones or not index.isdigit() or int(index) >= len(self.zones[zone]):
+                raise IllegalActionError(f"no card at {where!r} to mark (use 'zone/index')")
+            card = self.zones[zone][int(index)]
+            if words:
+                self.marks[card] = tuple(words)
+            else:
+                self.marks.pop(card, None)
+        for seat, words in (player_marks or {}).items():
+            if type(seat) is not int or not 0 <= seat < rules.players:
+                raise IllegalActionError(f"no player {seat!r} to mark")
+            self.player_marks[seat] = tuple(words)
         self.arranged = True
         self.emit("arrange", "The table is arranged for a scenario")
         if self.decision is not None and self.stack:
@@ -406,6 +424,7 @@ class State:
         where = self.where
         target = zones[dest]
         cards = list(cards)
+        was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
         sources: dict[str, list[int]] = {}
         for c in cards:
             src = where[c]
@@ -435,7 +454,7 @@ class State:
                 self.revealed.discard(src)
         if self.record_events:
             for src, moved in sources.items():
-                self._move_event(src, dest, moved, actor)
+                self._move_event(src, dest, moved, actor, was_up)
 
     def flip(self, cards: Sequence[int], up: bool) -> None:
         changed = [c for c in cards if (c in self.faceup) != up or (not up and c not in self.facedown)]
@@ -467,14 +486,14 @@ class State:
         direction = "clockwise" if step > 0 else "counterclockwise"
         self.emit("rotate", f"Every {zone} passes one seat {direction}", zone=zone, step=step, actor=actor)
 
-    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any) -> None:
+    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any, was_up: set[int] = frozenset()) -> None:
         rules = self.rules
         seen = []
         everyone = True
         for p in range(rules.players):
             shown_src = self.zone_visible(src, p) and not any(c in self.facedown for c in moved)
             shown_dest = self.zone_visible(dest, p) and not any(c in self.facedown for c in moved)
-            if shown_src or shown_dest or all(c in self.faceup for c in moved):
+            if shown_src or shown_dest or all(c in self.faceup or c in was_up for c in moved):
                 seen.append(p)
             else:
                 everyone = False
