@@ -197,6 +197,10 @@ class Compiler:
     def c_BinOp(self, node: n.BinOp) -> Fn:
         left, right, op = self(node.left), self(node.right), _ARITH[node.op]
         sym = node.op
+        # what the operands are, when the text shows it: players read as "Player 2", cards by name
+        from ._parser import static_kind
+
+        left_kind, right_kind = static_kind(node.left), static_kind(node.right)
 
         def binop(ctx: Any) -> Any:
             a, b = left(ctx), right(ctx)
@@ -207,7 +211,7 @@ class Compiler:
                 if a_cards and b_cards:  # collections (and zones, as their cards) join
                     return items_of(ctx, a) + items_of(ctx, b)
                 if type(a) is str or type(b) is str:
-                    return _text(ctx, a) + _text(ctx, b)
+                    return _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
             if type(a) is not int or type(b) is not int:
                 raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
             if sym in "/%" and b == 0:
@@ -356,10 +360,10 @@ class Compiler:
         return call
 
 
-def _text(ctx: Any, value: Any) -> str:
+def _text(ctx: Any, value: Any, kind: str | None = None) -> str:
     if type(value) is str:
         return value
-    return ctx.rules.text(value)
+    return ctx.rules.text(value, kind)
 
 
 __all__ = ["Compiler", "cards_of", "items_of"]

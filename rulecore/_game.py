@@ -185,8 +185,15 @@ class Rules:
             return self.text(value)
         return self.label_value(value)
 
-    def text(self, value: Any) -> str:
-        """A value as plain text: numbers as numbers, collections joined with commas."""
+    def text(self, value: Any, kind: str | None = None) -> str:
+        """A value as plain text: numbers as numbers, collections joined with commas.
+
+        ``kind`` is what the effect text shows the value to be (see ``static_kind``): a
+        collection of players or numbers reads as the numbers; other whole-number
+        collections read as cards ("2 Apple").  Use player_name(p) for "Player 2".
+        """
+        if kind in ("player", "players", "value") and type(value) is tuple:
+            return ", ".join(self.text(v) for v in value)  # seats or numbers, not cards
         if type(value) is tuple:
             if value and all(type(v) is int for v in value):
                 return self.group_label(value)  # a collection of cards reads as "2 Apple + 1 Pear"

@@ -220,7 +220,9 @@ def s_extra_turn(state: "State", node: n.ExtraTurn, env: dict) -> None:
 def s_say(state: "State", node: n.Say, env: dict) -> None:
     text = ev(state, node.text, env)
     if type(text) is not str:
-        text = state.rules.text(text)
+        from ._parser import static_kind
+
+        text = state.rules.text(text, static_kind(node.text))
     to = None
     if node.to is not None:
         target = ev(state, node.to, env)

@@ -518,6 +518,10 @@ def static_kind(expr: Any) -> str | None:
         return static_kind(expr.source)
     if isinstance(expr, n.Builtin) and expr.name in ("players", "opponents", "you", "turn_player"):
         return "player"
+    if isinstance(expr, n.Call) and expr.func in ("clockwise_from",):
+        return "player"
+    if isinstance(expr, n.Literal) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return "value"
     if isinstance(expr, n.Seat):
         return "player"
     if isinstance(expr, n.ZoneRef):
