@@ -116,6 +116,7 @@ class Cardset:
     round_scores: Optional[str]
     heuristic: Optional[n.Expr]
     description: str = ""
+    warnings: tuple[Problem, ...] = ()  # things that load but look like mistakes (``rulecore validate`` shows them)
 
     def __repr__(self) -> str:
         return f"<Cardset {self.name!r}: {len(self.cards)} card types, {self.min_players}-{self.max_players} players>"
@@ -125,13 +126,15 @@ class Cardset:
 
 
 def load_cardset(name_or_path: str | Path) -> Cardset:
-    """Load a built-in cardset by name, or a cardset YAML file by path; check everything."""
+    """Load a built-in cardset by name, or a cardset YAML file by path; check everything.
+
+    A file that says ``extends: BASE`` is a variant: it is merged over its base (see
+    ``_variants``).  Every problem found is raised together as one ``CardsetError``.
+    """
+    from ._variants import read_cardset_file
+
     path = _resolve(name_or_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardsetError([Problem(f"cannot read cardset file: {exc.strerror}", Span(str(path)), code="io")]) from None
-    return load_cardset_text(text, str(path))
+    return _build(*read_cardset_file(path))
 
 
 def _resolve(name_or_path: str | Path) -> Path:
@@ -152,42 +155,86 @@ def _resolve(name_or_path: str | Path) -> Path:
 
 
 def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
-    try:
-        data, src = read_yaml(text, file)
-    except YamlSyntaxProblem as exc:
-        raise CardsetError([exc.problem]) from None
-    sources = Sources(src)
-    problems = _merge_includes(data, sources)
-    loader = _Loader(data, sources)  # type: ignore[arg-type]
+    """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
+    from ._variants import read_cardset_text
+
+    return _build(*read_cardset_text(text, file))
+
+
+def _build(data: Any, sources: "Sources", problems: list[Problem]) -> Cardset:
+    loader = _Loader(data, sources)
     loader.problems.extend(problems)
     return loader.build()
 
 
 INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "options")
+_PARSE_CACHE: dict[Any, tuple[Any, list[Problem]]] = {}
+_PARSE_CACHE_SIZE = 8192
+
+
+def _symbols_key(symbols: Symbols) -> tuple[Any, ...]:
+    out = []
+    for field in attrs.fields(type(symbols)):
+        value = getattr(symbols, field.name)
+        out.append(tuple(sorted(value.items())) if isinstance(value, Mapping) else value)
+    return tuple(out)
+
+
+Route = tuple[Source, tuple[Any, ...]]
 
 
 class Sources:
-    """Positions of a cardset spread over files: entries from included files point into them."""
+    """Positions of a cardset spread over files.
+
+    Entries from included files, and the entries a variant merges over its base, point
+    into their own file.  ``routes`` maps a path to the file (and the path in that file)
+    holding the value there and everything under it; ``exact`` maps a mapping that a
+    variant merged into its base's to the variant's file for that path only (what is
+    under it may still come from the base).  Other paths are in ``default``: the file
+    itself, or for a variant, its base's main file.
+    """
 
     def __init__(self, main: Source):
         self.main = main
         self.file = main.file
-        self.routes: dict[tuple[Any, ...], Source] = {}
+        self.default = main
+        self.exact: dict[tuple[Any, ...], Route] = {}
+        self.routes: dict[tuple[Any, ...], Route] = {}
+
+    def route(self, path: tuple[Any, ...], source: Source, source_path: tuple[Any, ...] | None = None) -> None:
+        self.routes[tuple(path)] = (source, tuple(path if source_path is None else source_path))
+
+    def resolve(self, path: tuple[Any, ...]) -> Route:
+        """The file holding the value at ``path``, and its path in that file."""
+        path = tuple(path)
+        hit = self.exact.get(path)
+        return hit if hit is not None else self.resolve_subtree(path)
+
+    def resolve_subtree(self, path: tuple[Any, ...]) -> Route:
+        if self.routes:
+            for i in range(len(path), -1, -1):
+                hit = self.routes.get(path[:i])
+                if hit is not None:
+                    return hit[0], hit[1] + path[i:]
+        return self.default, path
 
     def _pick(self, path: tuple[Any, ...]) -> Source:
-        return self.routes.get(tuple(path[:2]), self.main)
+        return self.resolve(path)[0]
 
     def span(self, path: tuple[Any, ...], *, key: bool = False, card: str | None = None) -> Span:
-        return self._pick(path).span(path, key=key, card=card)
+        source, spath = self.resolve(path)
+        return source.span(spath, key=key, card=card)
 
     def text_span(
         self, path: tuple[Any, ...], line: int, column: int, card: str | None = None, text: str | None = None
     ) -> Span:
-        return self._pick(path).text_span(path, line, column, card, text)
+        source, spath = self.resolve(path)
+        return source.text_span(spath, line, column, card, text)
 
     @property
     def all(self) -> list[Source]:
-        return [self.main] + list({id(s): s for s in self.routes.values()}.values())
+        found = [self.main, self.default] + [r[0] for r in self.exact.values()] + [r[0] for r in self.routes.values()]
+        return list({id(s): s for s in found}.values())
 
 
 def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
@@ -204,11 +251,13 @@ def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
     base = Path(main.file).parent
     for i, name in enumerate(files):
         path = base / name
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            problems.append(Problem(f"cannot read included file '{name}': {exc.strerror}", main.span(("include", i)),
-                                    "paths are relative to the including file", "io"))
+        from ._variants import read_text_file
+
+        text, why = read_text_file(path)
+        if text is None:
+            assert why is not None
+            problems.append(Problem(f"cannot read included file '{name}': {why.message}", main.span(("include", i)),
+                                    why.hint or "paths are relative to the including file", "io"))
             continue
         try:
             part, src = read_yaml(text, str(path))
@@ -240,7 +289,7 @@ def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
                                             f"it is also defined at {where}", "duplicate"))
                     continue
                 target[key] = value
-                sources.routes[(section, key)] = src
+                sources.route((section, key), src)
     return problems
 
 
@@ -267,16 +316,45 @@ def _what(path: tuple[Any, ...]) -> str:
     return "the cardset"
 
 
+def _show(value: Any) -> str:
+    """A value for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:56] + " ..."
+
+
 class _Loader:
     def __init__(self, data: Any, src: "Sources"):
         self.data = data
         self.src = src
         self.problems: list[Problem] = []
+        # after schema problems: the paths the repaired data made up (nothing is reported under them)
+        self.repaired: set[tuple[Any, ...]] = set()
+        self.skip_effects = False  # a whole section was broken: effect text cannot be checked
+        self.meaning_unsure = False  # names were refused: the meaning checks would report what follows from it
+        self._source_keys: dict[int, int] = {}
 
     # ---- problems
     def problem(self, path: tuple[Any, ...], message: str, hint: str | None = None, code: str = "invalid",
                 key: bool = False) -> None:
+        if self.repaired and self.is_repaired(path):
+            return
         self.problems.append(Problem(message, self.src.span(path, key=key), hint, code))
+
+    def is_repaired(self, path: tuple[Any, ...]) -> bool:
+        return any(path[:i] in self.repaired for i in range(len(path) + 1))
+
+    def mend(self) -> None:
+        """After schema problems: go on with a repaired copy of the data, or stop if it cannot be mended."""
+        from ._repair import repair
+
+        mended = repair(self.data, SCHEMA)
+        if mended is None:
+            self.fail()
+            return
+        self.data, self.repaired = mended
+        sections = ("zones", "counters", "vars", "functions", "cards", "procedures", "options")
+        self.skip_effects = any((s,) in self.repaired for s in sections)
+        self.meaning_unsure = self.skip_effects or any(p[-1:] == ("<names>",) for p in self.repaired)
 
     def fail(self) -> None:
         if self.problems:
@@ -286,8 +364,13 @@ class _Loader:
     # ---- stage 1: structure
     def check_schema(self) -> None:
         if not isinstance(self.data, dict):
-            self.problem((), "a cardset file must be a mapping of keys (name:, players:, zones:, cards:, ...)",
-                         "start from docs/examples/tiny-game.yaml", "schema")
+            main = self.src.main
+            span = main.span(())
+            if not span.line:
+                span = Span(main.file, 1, 1, None, main.line_text(1))
+            self.problems.append(Problem("a cardset file must be a mapping of keys (name:, players:, zones:, cards:, ...)",
+                                         span,
+                                         "start from docs/examples/tiny-game.yaml", "schema"))
             return
         validator = jsonschema.Draft202012Validator(SCHEMA)
         for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
@@ -306,35 +389,43 @@ class _Loader:
             allowed = sorted(err.schema.get("properties", {}))
             extra = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
             for key in extra:
-                guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.5)
+                guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 hint = f"did you mean '{guess[0]}'?" if guess else f"allowed keys: {', '.join(allowed)}"
                 self.problem(path + (key,), f"unknown key '{key}' in {where}", hint, "unknown-key", key=True)
             return
         if validator == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message
+            if len(path) >= 3 and path[-2] == "phases" and isinstance(err.instance, dict):
+                name = err.instance.get("name")
+                where = f"phase '{name}'" if isinstance(name, str) else f"phase {path[-1] + 1} of the flow"
             self.problem(path, f"{where} is missing the required key '{missing}'", None, "missing-key", key=True)
             return
         if validator == "type":
             want = err.validator_value
             wants = [want] if isinstance(want, str) else list(want)
             words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
-            field = path[-1] if path else "value"
-            self.problem(path, f"'{field}' must be {words} (got {err.instance!r})", None, "type")
+            field = f"'{path[-1]}'" if path else "the value"
+            if path and isinstance(path[-1], int) and len(path) >= 2:  # an item of a list
+                field = f"item {path[-1] + 1} of '{path[-2]}'"
+            self.problem(path, f"{field} must be {words} (got {_show(err.instance)})", None, "type")
             return
         if validator == "enum":
             field = path[-1] if path else "value"
             choices = ", ".join(repr(c) for c in err.validator_value)
             guess = difflib.get_close_matches(str(err.instance), [str(c) for c in err.validator_value], n=1)
             hint = f"did you mean '{guess[0]}'?" if guess else f"one of {choices}"
-            self.problem(path, f"'{field}' must be one of {choices} (got {err.instance!r})", hint, "enum")
+            self.problem(path, f"'{field}' must be one of {choices} (got {_show(err.instance)})", hint, "enum")
             return
         if validator in ("minimum", "maximum"):
             field = path[-1] if path else "value"
             bound = "at least" if validator == "minimum" else "at most"
-            self.problem(path, f"'{field}' must be {bound} {err.validator_value} (got {err.instance!r})", None, "range")
+            self.problem(path, f"'{field}' must be {bound} {err.validator_value} (got {_show(err.instance)})", None, "range")
             return
         if validator == "pattern":
-            self.problem(path, f"{err.instance!r} is not a valid name", "use lower case letters, digits and '_'",
+            # a key that is not a valid name is reported by jsonschema at the mapping holding it
+            if "propertyNames" in err.schema_path and not isinstance(err.instance, (dict, list)):
+                path = path + (err.instance,)
+            self.problem(path, f"{_show(err.instance)} is not a valid name", "use lower case letters, digits and '_'",
                          "name", key=True)
             return
         if validator == "propertyNames":
@@ -346,21 +437,40 @@ class _Loader:
             return
         if validator == "anyOf" and err.context:
             # report the alternative that matches the value's shape (a mapping vs a text)
-            shaped = [e for e in err.context if e.validator != "type" or not e.relative_path]
-            same_shape = [e for e in err.context if e.validator != "type"]
+            # (an alternative whose own type fits: its problem is deeper, or not about the type)
+            same_shape = [e for e in err.context if e.validator != "type" or e.relative_path]
             if same_shape:
                 self._schema_problem(jsonschema.exceptions.best_match(same_shape))
                 return
-            del shaped
         if validator == "anyOf":
             field = path[-1] if path else "value"
-            self.problem(path, f"'{field}' has the wrong form in {where} (got {err.instance!r})",
+            self.problem(path, f"'{field}' has the wrong form in {where} (got {_show(err.instance)})",
                          "see docs/cardset-reference.md", "type")
+            return
+        if validator == "minItems" and path:
+            self.problem(path, f"'{path[-1]}' must list at least {err.validator_value} item"
+                         f"{'s' if err.validator_value != 1 else ''} (it is empty)", None, "range")
+            return
+        if validator == "uniqueItems" and path:
+            self.problem(path, f"'{path[-1]}' lists the same value twice", "each value may appear once", "duplicate")
             return
         self.problem(path, f"{where}: {err.message}", None, "schema")
 
     # ---- stage 2: effects
     def symbols(self) -> Symbols:
+        symbols = self._symbols_of_data()
+        if not self.repaired:
+            return symbols
+        # a zone or counter whose owner was made up may be read either way: no follow-up problems
+        zones = {p[1] for p in self.repaired if len(p) in (2, 3) and p[0] == "zones" and p[2:] in ((), ("owner",))}
+        counters = {p[1] for p in self.repaired if len(p) in (2, 3) and p[0] == "counters" and p[2:] in ((), ("owner",))}
+        return attrs.evolve(
+            symbols,
+            player_zones=symbols.player_zones | zones, shared_zones=symbols.shared_zones | zones,
+            player_counters=symbols.player_counters | counters, game_counters=symbols.game_counters | counters,
+        )
+
+    def _symbols_of_data(self) -> Symbols:
         d = self.data
         zones = d.get("zones", {})
         counters = d.get("counters", {}) or {}
@@ -390,9 +500,34 @@ class _Loader:
                 return self.src.span(path, card=context)
             return self.src.text_span(path, line, column, context, text)
 
-        node, problems = parse_effect(text, self._symbols, make_span, expression=expression)
+        if self.skip_effects or (self.repaired and self.is_repaired(path)):
+            return None
+        node, problems = self._parse_cached(path, text, context, make_span, expression)
         self.problems.extend(problems)
         return node if not problems else None
+
+    def _parse_cached(self, path: tuple[Any, ...], text: str, context: str | None, make_span: Any,
+                      expression: bool) -> tuple[Any, list[Problem]]:
+        """parse_effect, remembered per process for the same text at the same place of the same file."""
+        source, spath = self.src.resolve(path)
+        skey = self._source_keys.get(id(source))
+        if skey is None:
+            skey = self._source_keys[id(source)] = hash(tuple(source.lines))
+        symkey = self.__dict__.get("_symkey")
+        if symkey is None or symkey[0] is not self._symbols:
+            symkey = self.__dict__["_symkey"] = (self._symbols, _symbols_key(self._symbols))
+        key = (text, expression, context, source.file, skey, spath, symkey[1])
+        hit = _PARSE_CACHE.get(key)
+        if hit is None:
+            try:
+                hit = parse_effect(text, self._symbols, make_span, expression=expression)
+            except RecursionError:
+                hit = (None, [Problem("the effect text is nested too deeply to read", make_span(0, 0),
+                                      "split it into procedures or functions", "effect-syntax")])
+            if len(_PARSE_CACHE) >= _PARSE_CACHE_SIZE:
+                _PARSE_CACHE.pop(next(iter(_PARSE_CACHE)))
+            _PARSE_CACHE[key] = hit
+        return hit[0], list(hit[1])
 
     def _get(self, path: tuple[Any, ...]) -> Any:
         value = self.data
@@ -403,10 +538,14 @@ class _Loader:
     # ---- build
     def build(self) -> Cardset:
         self.check_schema()
-        self.fail()
+        if self.problems:
+            self.mend()
         d = self.data
         self._symbols = self.symbols()
+        before = len(self.problems)
         self.check_names()
+        if len(self.problems) > before:
+            self.meaning_unsure = True  # a name that cannot be used: text naming it would only seem wrong
 
         zones = {
             k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0))
@@ -506,13 +645,20 @@ class _Loader:
                 elif not counters[cname_].per_player:
                     self.problem(("end", key), f"'{cname_}' must be a per-player counter", None, "end")
         players = d["players"]
-        if players["min"] > players["max"]:
+        if players["min"] > players["max"] and not self.is_repaired(("players", "min")) \
+                and not self.is_repaired(("players", "max")):
             self.problem(("players",), f"players min ({players['min']}) is above max ({players['max']})", None, "range")
         for oname, o in options.items():
             if o.choices is not None and o.default not in o.choices:
-                self.problem(("options", oname, "default"), f"default {o.default!r} is not among the choices", None,
+                words = [c for c in o.choices if isinstance(c, str) and c.lower() in ("yes", "no", "on", "off")]
+                hint = (f"{' and '.join(repr(w) for w in words)} are text here: write the truth values as true "
+                        "and false" if words and isinstance(o.default, bool)
+                        else f"its choices: {', '.join(repr(c) for c in o.choices)}")
+                shown = {True: "true", False: "false"}.get(o.default, o.default) if isinstance(o.default, bool) \
+                    else repr(o.default)
+                self.problem(("options", oname, "default"), f"default {shown} is not among the choices", hint,
                              "option")
-        self.fail()
+        earlier = bool(self.problems)
 
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
@@ -522,12 +668,29 @@ class _Loader:
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )
         from ._checker import check_cardset
+        from ._validate import check_references, lint
 
-        self.problems.extend(check_cardset(cardset))
+        if not self.skip_effects and not self.meaning_unsure:
+            try:
+                # the trigger check is check_references' own (it points at the 'on:' line)
+                found = [p for p in check_cardset(cardset) if p.code != "trigger"]
+                found += check_references(cardset, self.src.span)
+            except RecursionError:
+                found = [Problem("the effect text is nested too deeply to check", Span(self.src.file), None, "effect")]
+            if earlier:  # what failed to parse signals nothing: a trigger may only seem unanswered
+                found = [p for p in found if p.code != "trigger"]
+            self.problems.extend(found)
         self.fail()
-        return cardset
+        try:
+            found = lint(cardset, self.src.span)
+        except RecursionError:  # pragma: no cover - the checks above would have failed first
+            found = []
+        warnings = sorted(found, key=lambda p: (p.span.file, p.span.line, p.span.column))
+        return attrs.evolve(cardset, warnings=tuple(warnings))
 
     def _unknown(self, path: tuple[Any, ...], kind: str, name: str, pool: Mapping[str, Any]) -> None:
+        if self.skip_effects:  # the section of those names was broken: every name would seem unknown
+            return
         guess = difflib.get_close_matches(name, sorted(pool), n=1)
         hint = f"did you mean '{guess[0]}'?" if guess else f"known: {', '.join(sorted(pool)) or 'none'}"
         self.problem(path, f"unknown {kind} '{name}'", hint, "unknown-name")

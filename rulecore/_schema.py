@@ -1,4 +1,9 @@
-"""The JSON Schema of cardset files: used to check structure at load, printed for editors."""
+"""The JSON Schema of cardset files: used to check structure at load, printed for editors.
+
+``SCHEMA`` describes a cardset file (``rulecore schema``); a file with ``extends:`` (a
+variant) needs none of the otherwise required keys, since it is merged over its base.
+``PART_SCHEMA`` describes a file named under ``include:`` (``rulecore schema --part``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,11 @@ EXPR = {
     "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}],
 }
 NAME = {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}
+MAX_COUNT = 10_000  # copies of one card type
+MAX_PLAYERS = 100
+MAX_SLOTS = 1_000
+INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "options")
+REMOVABLE = ("cards", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
 VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
 
 ABILITY = {
@@ -45,7 +55,7 @@ CARD = {
     "required": ["count"],
     "properties": {
         "name": {"type": "string", "description": "Display name (default: the id, capitalised)."},
-        "count": {"type": "integer", "minimum": 0, "description": "Copies in the deck."},
+        "count": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT, "description": "Copies in the deck."},
         "include_if": {**EXPR, "description": "Only in the game when this holds (e.g. player_count > 2)."},
         "tags": {"type": "array", "items": NAME, "uniqueItems": True},
         "props": {
@@ -80,6 +90,7 @@ ZONE = {
         "slots": {
             "type": "integer",
             "minimum": 1,
+            "maximum": MAX_SLOTS,
             "description": "With owner none: a row of N numbered zones, read as 'NAME of 1' .. 'NAME of N'.",
         },
         "description": {"type": "string"},
@@ -148,13 +159,35 @@ OPTION = {
     },
 }
 
+REQUIRED = ("name", "players", "zones", "cards", "flow", "end")
+
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "rulecore cardset",
     "type": "object",
     "additionalProperties": False,
-    "required": ["name", "players", "zones", "cards", "flow", "end"],
+    # a variant (a file with 'extends') is merged over its base, so it needs none of these
+    "if": {"required": ["extends"]},
+    "then": {},
+    "else": {"required": list(REQUIRED)},
     "properties": {
+        "extends": {
+            "type": "string",
+            "description": "This file is a variant of another cardset: a built-in name (witching-hour) or a "
+            "path relative to this file.  Its keys are merged over that cardset's: mappings key by key, "
+            "everything else (text, numbers, lists) replaced.  See docs/variants.md.",
+        },
+        "remove": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "In a variant: entries of the base to take out before this file is merged, "
+            "e.g. {cards: [book]}; NAME.KEY removes one key of an entry (cards: [book.include_if]); "
+            "'keys' takes dotted paths from the top (keys: [heuristic, flow.rounds]).",
+            "properties": {
+                section: {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+                for section in REMOVABLE
+            },
+        },
         "name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "title": {"type": "string"},
         "description": {"type": "string"},
@@ -168,7 +201,10 @@ SCHEMA: dict[str, Any] = {
             "type": "object",
             "additionalProperties": False,
             "required": ["min", "max"],
-            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+            "properties": {
+                "min": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+                "max": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+            },
         },
         "zones": {"type": "object", "propertyNames": NAME, "additionalProperties": ZONE, "minProperties": 1},
         "counters": {"type": "object", "propertyNames": NAME, "additionalProperties": COUNTER},
@@ -218,3 +254,51 @@ SCHEMA: dict[str, Any] = {
         "heuristic": {**EXPR, "description": "A number: how good the state is for 'you' (used by bots)."},
     },
 }
+
+
+PART_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "rulecore cardset part (a file named under 'include:')",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {section: SCHEMA["properties"][section] for section in INCLUDABLE},
+}
+
+
+def _relaxed(schema: Any) -> Any:
+    """The schema without 'required' or minimum sizes: what a variant's partial entries must match."""
+    if isinstance(schema, dict):
+        return {
+            k: _relaxed(v)
+            for k, v in schema.items()
+            if k not in ("required", "minProperties", "if", "then", "else")
+        }
+    if isinstance(schema, list):
+        return [_relaxed(v) for v in schema]
+    return schema
+
+
+def editor_schema(part: bool = False) -> dict[str, Any]:
+    """The schema printed by ``rulecore schema`` for editors (JSON Schema draft-07, which YAML
+    language servers read).  A file with ``extends:`` is checked against a relaxed copy: a
+    variant's entries are merged over its base, so they may leave out keys the base has."""
+    draft7 = "http://json-schema.org/draft-07/schema#"
+    if part:
+        return {**PART_SCHEMA, "$schema": draft7}
+    strict = {k: v for k, v in SCHEMA.items() if k not in ("$schema", "title", "if", "then", "else")}
+    own = [k for k in REQUIRED if k not in INCLUDABLE]  # what a file with 'include:' must hold itself
+    return {
+        "$schema": draft7,
+        "title": SCHEMA["title"],
+        "description": "A rulecore cardset file (docs/cardset-reference.md); with 'extends:', a variant of "
+        "another cardset (docs/variants.md).",
+        "type": "object",
+        "if": {"type": "object", "required": ["extends"]},
+        "then": _relaxed(strict),
+        "else": {
+            **strict,
+            "if": {"type": "object", "required": ["include"]},
+            "then": {"required": own},
+            "else": {"required": list(REQUIRED)},
+        },
+    }

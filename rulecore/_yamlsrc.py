@@ -7,6 +7,7 @@ value and of its key, so later stages can point at the exact spot of a mistake.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -94,7 +95,10 @@ class Source:
         if path not in self.values:
             return self.span(path, card=card)
         vline, vcol, style = self.values[path]
-        if text is not None and (style == ">" or (style != "|" and "\n" not in text and self._spans_lines(vline, text))):
+        quoted_escapes = style == '"' and "\\" in (self.line_text(vline) or "")
+        if text is not None and (
+            style == ">" or quoted_escapes or (style != "|" and "\n" not in text and self._spans_lines(vline, text))
+        ):
             found = self._search(vline, text, line, column, card)
             if found is not None:
                 return found
@@ -102,11 +106,17 @@ class Source:
             # block scalar: content starts on the next line, at its indentation
             first = vline + 1
             indent = 0
-            for n in range(first, len(self.lines) + 1):
-                text = self.lines[n - 1]
-                if text.strip():
-                    indent = len(text) - len(text.lstrip(" "))
-                    break
+            header = (self.line_text(vline) or "")[vcol - 1 :]
+            digits = [ch for ch in header[1:3] if ch.isdigit()]
+            if digits:  # an explicit indentation indicator: '|2' is two more than the key's line
+                key_line = self.line_text(vline) or ""
+                indent = len(key_line) - len(key_line.lstrip(" ")) + int(digits[0])
+            else:
+                for n in range(first, len(self.lines) + 1):
+                    line_text = self.lines[n - 1]
+                    if line_text.strip():
+                        indent = len(line_text) - len(line_text.lstrip(" "))
+                        break
             fl = first + line - 1
             return Span(self.file, fl, indent + column, card, self.line_text(fl))
         offset = 1 if style in ("'", '"') else 0
@@ -121,16 +131,58 @@ def _offset(text: str, line: int, column: int) -> int:
     return sum(len(x) + 1 for x in lines[: max(line - 1, 0)]) + max(column - 1, 0)
 
 
+MAX_DEPTH = 100  # nesting of mappings and lists
+MAX_VALUES = 200_000  # values in one file, aliases expanded
+
+
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+# PyYAML's words for common mistakes, and what they mean to an author
+_YAML_WORDS = [
+    (re.compile(r"expected <block end>, but found '<block (mapping|sequence) start>'"),
+     "this line is indented differently from the lines around it"),
+    (re.compile(r"expected <block end>, but found '(.*)'"), "this line is indented differently from the lines around it"),
+    (re.compile(r"mapping values are not allowed here"), "a ':' where no key may start (text with ': ' needs quotes)"),
+    (re.compile(r"found character '\\t' that cannot start any token"), "a tab character: indent with spaces"),
+    (re.compile(r"expected ',' or '\]', but got '<stream end>'"), "a '[' list is never closed with ']'"),
+    (re.compile(r"expected ',' or '}', but got '<stream end>'"), "a '{' mapping is never closed with '}'"),
+    (re.compile(r"could not find expected ':'"), "a key without ':' (or plain text that runs over several lines)"),
+    (re.compile(r"found undefined alias '(.*)'"), r"'*\1' refers to an anchor '&\1' that is not defined before it"),
+    (re.compile(r"found unexpected end of stream"), "the file ends inside a quoted text (a quote is not closed)"),
+]
+
+
+def _author_words(message: str) -> str:
+    for pattern, words in _YAML_WORDS:
+        if pattern.search(message):
+            return pattern.sub(words, message) if "\\1" in words else words
+    return message
+
+
+class _TooBig(Exception):
+    def __init__(self, node: yaml.Node, message: str):
+        super().__init__(message)
+        self.node = node
+        self.message = message
+
+
 def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
     mark = node.start_mark
-    style = getattr(node, "style", None)
+    if len(path) > MAX_DEPTH:
+        raise _TooBig(node, f"the data is nested more than {MAX_DEPTH} levels deep (or an alias refers to itself)")
+    if len(src.values) > MAX_VALUES:
+        raise _TooBig(node, f"the file holds more than {MAX_VALUES} values (aliases expanded)")
+    style = getattr(node, "style", None) or None  # libyaml says '' for a plain scalar
     src.values[path] = (mark.line + 1, mark.column + 1, style)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        raise yaml.constructor.ConstructorError(None, None, f"the tag '{node.tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed in card files",
+                                                node.start_mark)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for knode, vnode in node.value:
             key = _Loader.construct_object(_LOADER, knode, deep=True)  # type: ignore[arg-type]
-            if isinstance(key, (list, dict)):
-                key = str(key)
+            if not isinstance(key, (str, int, float, bool, type(None))):
+                key = str(key)  # a list, mapping, set or date as a key: kept as text
             kpath = path + (key,)
             if key in out:
                 src.keys.setdefault(kpath + ("<duplicate>",), (knode.start_mark.line + 1, knode.start_mark.column + 1))
@@ -156,22 +208,52 @@ for _first in "tTfF":
     )
 
 _LOADER = _Loader("")
+_FAILED = object()
+
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CLoader(yaml.CSafeLoader):  # type: ignore[misc]
+        """libyaml's parser with the same resolvers as _Loader (only true/false are booleans)."""
+
+    _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+else:  # pragma: no cover - PyYAML built without libyaml
+    _CLoader = None  # type: ignore[assignment,misc]
+
+
+def _fast_compose(text: str, lines: list[str]) -> Any:
+    """The node tree by libyaml (several times faster), or _FAILED: then the Python parser reads the
+    text again and words the problem.  Only for text that cannot nest deeply enough to overflow
+    libyaml's C stack (it has no recursion limit)."""
+    if _CLoader is None or text.count("[") + text.count("{") + max(map(len, lines), default=0) > 4000:
+        return _FAILED
+    try:
+        loader = _CLoader(text)
+        try:
+            return loader.get_single_node()
+        finally:
+            loader.dispose()
+    except Exception:  # noqa: BLE001 - any trouble: the Python parser reports it properly
+        return _FAILED
 
 
 def read_yaml(text: str, file: str) -> tuple[Any, Source]:
     """Parse YAML text; raise a located ``Problem`` (as a list) on syntax errors."""
     src = Source(file=file, lines=text.splitlines())
     try:
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        node = _fast_compose(text, src.lines)
+        if node is _FAILED:
+            loader = _Loader(text)
+            try:
+                node = loader.get_single_node()
+            finally:
+                loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark is not None and mark is not None and mark.line >= len(src.lines):
+            mark = exc.context_mark  # the end of the file: point at what was left open instead
         line = mark.line + 1 if mark else 0
         col = mark.column + 1 if mark else 0
-        msg = exc.problem or exc.context or "invalid YAML"
+        msg = _author_words(exc.problem or exc.context or "invalid YAML")
         raise YamlSyntaxProblem(
             Problem(
                 f"YAML syntax error: {msg}",
@@ -180,12 +262,38 @@ def read_yaml(text: str, file: str) -> tuple[Any, Source]:
                 code="yaml-syntax",
             )
         ) from None
+    except yaml.reader.ReaderError as exc:
+        # a character YAML does not allow (a control character, binary data): locate it
+        before = text[: max(exc.position, 0)]
+        line = before.count("\n") + 1
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise YamlSyntaxProblem(
+            Problem(
+                f"YAML error: the character {char!r} is not allowed in a YAML file",
+                Span(file, line, col, None, src.line_text(line)),
+                hint="is this a text file? card files are UTF-8 text",
+                code="yaml-syntax",
+            )
+        ) from None
+    except RecursionError:
+        raise YamlSyntaxProblem(
+            Problem(f"YAML error: the data is nested too deeply (more than {MAX_DEPTH} levels)", Span(file, 1, 1, None,
+                    src.line_text(1)), hint="flatten the lists and mappings", code="yaml-syntax")
+        ) from None
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         raise YamlSyntaxProblem(Problem(f"YAML error: {exc}", Span(file), code="yaml-syntax")) from None
     if node is None:
         return None, src
     try:
         data = _construct(node, (), src)
+    except _TooBig as exc:
+        line, col = exc.node.start_mark.line + 1, exc.node.start_mark.column + 1
+        raise YamlSyntaxProblem(
+            Problem(f"YAML error: {exc.message}", Span(file, line, col, None, src.line_text(line)),
+                    hint="flatten the data, and let no alias (*name) refer to a mapping or list that holds it",
+                    code="yaml-syntax")
+        ) from None
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark else 0

@@ -1,4 +1,4 @@
-"""The ``rulecore`` command: simulate bot games and play against bots in the terminal.
+"""The ``rulecore`` command: simulate bot games, play against bots, validate and explain card files.
 
 Exit codes: 0 success; 1 a :class:`rulecore.RulecoreError` (bad cardset, option,
 illegal action...), printed as a clean message without a traceback; 2 usage
@@ -48,7 +48,8 @@ _QUIT_WORDS = frozenset({"q", "quit", "exit"})
 
 app = typer.Typer(
     name="rulecore",
-    help="Run tabletop card games from YAML data: simulate bot games or play against bots.",
+    help="Run tabletop card games from YAML data: simulate bot games, play against bots, validate and explain "
+    "card files, print the JSON Schema.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -704,6 +705,111 @@ def play_command(
             raise typer.Exit(130) from None
         if not finished:
             out.print(Text(f"You left the game (seed {game_seed})."))
+
+
+# ---------------------------------------------------------------- validate, explain, schema
+
+
+_FORMATS = ("text", "json")
+
+
+@app.command("validate")
+def validate_command(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Cardset files or folders (every cardset.yaml / *.yaml cardset in a folder), or built-in names."),
+    ],
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    no_games: Annotated[
+        bool, typer.Option("--no-games", help="Skip making a game with the fewest and the most players.")
+    ] = False,
+) -> None:
+    """Check card files and report every problem: file:line:column, the line, a caret and a hint.
+
+    Exit code 0 when clean (warnings alone do not fail unless --strict), 1 when a problem was
+    found, 2 for a usage error.
+    """
+    from rulecore._validate import UsageError, validate_paths
+
+    if output_format not in _FORMATS:
+        _fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
+    try:
+        reports = validate_paths(paths, games=not no_games)
+    except UsageError as exc:
+        _fail(str(exc), 2)
+    if not reports:
+        _fail("no cardset files found in " + ", ".join(paths), 2)
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    failed = errors > 0 or (strict and warnings > 0)
+    if output_format == "json":
+        typer.echo(json.dumps({"ok": not failed, "files": [r.to_dict() for r in reports], "errors": errors,
+                               "warnings": warnings}, indent=2))
+    else:
+        out = _stdout()
+        for report in reports:
+            for problem in report.problems:
+                out.print(Text(problem.render()), soft_wrap=True)
+                out.print()
+        files = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
+        if errors or warnings:
+            word = lambda k, w: f"{k} {w}{'s' if k != 1 else ''}"  # noqa: E731
+            out.print(Text(f"{word(errors, 'error')}, {word(warnings, 'warning')} in {files}",
+                           style="bold red" if failed else "bold yellow"))
+        else:
+            names = ", ".join(r.cardset or r.file for r in reports)
+            out.print(Text(f"ok: {files} checked ({names}), no problems", style="bold green"))
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("explain")
+def explain_command(
+    game: Annotated[str, typer.Argument(help="Built-in cardset name or path to a cardset YAML.")],
+    card: Annotated[
+        str | None,
+        typer.Argument(help="A card (id or name), or a procedure, function or phase; none: the whole game."),
+    ] = None,
+) -> None:
+    """Show what the engine understood: a card's effect tree and its text rendered back, or a game summary."""
+    from rulecore._explain import explain_entry, explain_game, find_entry, suggest
+
+    out = _stdout()
+    with _clean_errors():
+        cardset = _load(game)
+        if card is None:
+            out.print(Text(explain_game(cardset)), soft_wrap=True)
+            return
+        found = find_entry(cardset, card)
+        if found is None:
+            guess = suggest(cardset, card)
+            hint = f"; did you mean '{guess}'?" if guess else f"; its cards: {', '.join(cardset.cards)}"
+            raise rulecore.RulecoreError(f"'{cardset.name}' has no card, procedure, function or phase '{card}'{hint}")
+        out.print(Text(explain_entry(cardset, *found)), soft_wrap=True)
+
+
+@app.command("schema")
+def schema_command(
+    part: Annotated[
+        bool, typer.Option("--part", help="The schema of a file named under 'include:' (cards:, procedures:, ...).")
+    ] = False,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write to this file instead of printing.")
+    ] = None,
+) -> None:
+    """Print the JSON Schema of cardset files, for an editor's YAML language server (see docs/cardset-reference.md)."""
+    from rulecore._schema import editor_schema
+
+    text = json.dumps(editor_schema(part), indent=2)
+    if output is None:
+        typer.echo(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror}", 2)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -50,10 +50,12 @@ class Problem:
     span: Span = attrs.field(factory=Span)
     hint: str | None = None
     code: str = "invalid"
+    severity: str = "error"  # "error": the cardset does not load; "warning": it loads, but look again
 
     def render(self) -> str:
         """``file:line:column: message``, the source line with a caret, and the hint."""
-        out = [f"{self.span}: {self.message}"]
+        label = "warning: " if self.severity == "warning" else ""
+        out = [f"{self.span}: {label}{self.message}"]
         if self.span.source_line is not None and self.span.line:
             text = self.span.source_line.rstrip("\n").expandtabs(1)
             out.append("    " + text)

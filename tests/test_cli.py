@@ -241,10 +241,10 @@ def test_render_view_is_readable() -> None:
 
 
 def test_no_command_prints_help() -> None:
-    """Running rulecore without a command shows usage and lists simulate and play."""
+    """Running rulecore without a command shows usage and lists every command."""
     result = CliRunner().invoke(app, [])
     assert "simulate" in result.output and "play" in result.output
-    assert "validate" not in result.output
+    assert "validate" in result.output and "explain" in result.output and "schema" in result.output
 
 
 def test_python_dash_m_works() -> None:

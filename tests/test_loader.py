@@ -333,12 +333,6 @@ def test_effect_error_in_folded_and_multiline_plain_strings(tiny, do):
     assert at(one_problem(text)) == tiny.line_of(text, "discrad")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: Source.text_span maps positions as if the parsed text were the file's text: escapes "
-    "in a double-quoted string shift the column, and a '|2' indentation indicator keeps extra indentation "
-    "that is counted twice",
-)
 @pytest.mark.parametrize(
     "do",
     ['"say \\"a\\"; move top(deck) to discrad"', "|2\n          say 1\n          move top(deck) to discrad"],

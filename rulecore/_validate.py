@@ -1,0 +1,646 @@
+"""``rulecore validate``: every problem of card files, and the checks only a whole cardset allows.
+
+Three parts:
+
+- :func:`check_references` (errors, run by every load): names written as text that
+  must exist (``option("mode")`` and its choices, ``phase == "score"``,
+  ``in_zones("hand")``, ``usable(c, "play")``, ``prop(c, "colour")``, card names),
+  and values of the wrong kind where the text alone shows it (a zone where a number
+  is expected, a number where cards are).
+- :func:`lint` (warnings, kept on ``Cardset.warnings``): things that load but look
+  like mistakes: a phase never reached, statements after ``end game``, a procedure,
+  function, ability, zone, counter, variable or option nothing uses, a signal no
+  card answers, a card without a scoring ladder among cards that have one, two
+  cards with one display name.
+- :func:`validate_paths`: the files and folders given to ``rulecore validate``,
+  each checked like a load, every problem collected, never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+import attrs
+
+from . import _nodes as n
+from ._checker import CARD_ATTRS, walk
+from ._explain import render_expr
+from .errors import CardsetError, Problem, Span
+
+if TYPE_CHECKING:
+    from ._cardset import Cardset
+
+SpanOf = Callable[..., Span]
+
+# ----------------------------------------------------------------------------- walking
+
+
+def _trees(cs: "Cardset") -> Iterator[tuple[Any, str]]:
+    """Every effect tree of the cardset, with a word for where it is."""
+    for card in cs.cards.values():
+        if card.include_if is not None:
+            yield card.include_if, f"card '{card.name}'"
+        for ability in card.abilities.values():
+            where = f"{card.name}'s '{ability.name}'"
+            yield ability.body, where
+            if ability.when is not None:
+                yield ability.when, where
+    for proc in cs.procedures.values():
+        yield proc.body, f"procedure '{proc.name}'"
+    for func in cs.functions.values():
+        yield func.body, f"function '{func.name}'"
+    yield cs.program, "the flow"
+    if cs.winners is not None:
+        yield cs.winners, "end.winners"
+    if cs.heuristic is not None:
+        yield cs.heuristic, "heuristic"
+
+
+def _nodes(cs: "Cardset") -> Iterator[Any]:
+    for tree, _ in _trees(cs):
+        yield from walk(tree)
+
+
+def _text(e: Any) -> str | None:
+    return e.value if isinstance(e, n.Literal) and isinstance(e.value, str) else None
+
+
+def _guess(name: str, pool: Iterable[str]) -> str | None:
+    found = difflib.get_close_matches(name, sorted(set(pool)), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _did_you_mean(name: str, pool: Iterable[str], otherwise: str) -> str:
+    guess = _guess(name, pool)
+    return f"did you mean '{guess}'?" if guess else otherwise
+
+
+def phase_names(cs: "Cardset") -> list[str]:
+    names: list[str] = []
+    for node in walk(cs.program):
+        if isinstance(node, n.Phase):
+            names.append(node.name)
+    return names
+
+
+# ----------------------------------------------------------------------------- kinds
+
+_NUMBER_FUNCS = {"count", "sum", "min", "max", "abs", "ladder_score", "min_of", "max_of", "shared_props"}
+_TRUTH_FUNCS = {"usable", "any", "every"}
+_TEXT_FUNCS = {"player_name", "label"}
+
+
+def kind_of(e: Any) -> str | None:
+    """What an expression gives, when the text alone shows it: number, truth, text, zone, players, player, list."""
+    if isinstance(e, n.Literal):
+        v = e.value
+        if isinstance(v, bool):
+            return "truth"
+        if isinstance(v, int):
+            return "number"
+        if isinstance(v, str):
+            return "text"
+        return None
+    if isinstance(e, n.ListExpr):
+        return "list"
+    if isinstance(e, n.ZoneRef):
+        return "zone"
+    if isinstance(e, (n.CounterRef, n.Neg)):
+        return "number"
+    if isinstance(e, (n.Compare, n.Contains, n.And, n.Or, n.Not)):
+        return "truth"
+    if isinstance(e, n.Builtin):
+        return {"you": "player", "turn_player": "player", "players": "players", "opponents": "players",
+                "round": "number", "player_count": "number", "phase": "text"}.get(e.name)
+    if isinstance(e, n.Seat):
+        return "player"
+    if isinstance(e, n.BinOp):
+        if e.op in "-*/%":
+            return "number"
+        left, right = kind_of(e.left), kind_of(e.right)
+        if "text" in (left, right):
+            return "text"
+        if left == right == "number":
+            return "number"
+        return None
+    if isinstance(e, n.Call):
+        if e.func in _NUMBER_FUNCS:
+            return "number"
+        if e.func in _TRUTH_FUNCS:
+            return "truth"
+        if e.func in _TEXT_FUNCS:
+            return "text"
+    return None
+
+
+_KIND_WORDS = {
+    "number": "a number", "truth": "a condition (true or false)", "text": "a text", "zone": "a zone",
+    "players": "players", "player": "a player", "list": "a list",
+}
+_KIND_HINTS = {
+    "zone": "count(ZONE) is the number of cards in a zone",
+    "players": "count(players) is the number of players",
+    "list": "count([...]) is the number of items",
+    "truth": "if_else(CONDITION, 1, 0) turns a condition into a number",
+    "text": "numbers are written without quotes",
+    "number": "a number is not a card; top(ZONE, n) gives the top n cards",
+}
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class _References:
+    def __init__(self, cs: "Cardset", span_of: SpanOf | None = None):
+        self.cs = cs
+        self.span_of = span_of
+        self.problems: list[Problem] = []
+        self.props = set(CARD_ATTRS)
+        self.abilities: set[str] = set()
+        for card in cs.cards.values():
+            self.props.update(card.props)
+            self.abilities.update(card.abilities)
+        self.phases = set(phase_names(cs)) | {"setup"}
+        self.card_names = {card.name for card in cs.cards.values()}
+
+    def problem(self, span: Span, message: str, hint: str | None, code: str) -> None:
+        self.problems.append(Problem(message, span, hint, code))
+
+    def run(self) -> list[Problem]:
+        signals: set[str] = set()
+        for node in _nodes(self.cs):
+            if isinstance(node, n.Call):
+                self.call(node)
+            elif isinstance(node, n.Compare) and node.op in ("==", "!="):
+                self.equals(node.left, node.right)
+                self.equals(node.right, node.left)
+            elif isinstance(node, (n.Signal, n.AnswerOption)):
+                signals.add(node.event)
+            self.kinds(node)
+        self.triggers(signals)
+        return self.problems
+
+    def triggers(self, signals: set[str]) -> None:
+        """A card ability answering ('on:') an event that no effect signals."""
+        for cid, card in self.cs.cards.items():
+            for ability in card.abilities.values():
+                if ability.on is None or ability.on in signals:
+                    continue
+                span = card.span
+                if self.span_of is not None:
+                    span = self.span_of(("cards", cid, "abilities", ability.name, "on"))
+                hint = _did_you_mean(ability.on, signals, f"no effect says 'signal \"{ability.on}\" for ...'")
+                self.problem(span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
+                             hint, "trigger")
+
+    # ---- names written as text
+    def call(self, node: n.Call) -> None:
+        args = node.args
+        if node.func == "option" and args and _text(args[0]) is not None:
+            name = _text(args[0]) or ""
+            if name not in self.cs.options:
+                self.problem(args[0].span, f"unknown option '{name}'",
+                             _did_you_mean(name, self.cs.options, "declare it under 'options:'"), "unknown-name")
+        elif node.func == "in_zones":
+            for arg in args:
+                name = _text(arg)
+                if name is not None and name not in self.cs.zones:
+                    self.problem(arg.span, f"unknown zone '{name}'",
+                                 _did_you_mean(name, self.cs.zones, f"zones: {', '.join(self.cs.zones)}"), "unknown-name")
+        elif node.func == "usable" and len(args) >= 2 and _text(args[1]) is not None:
+            name = _text(args[1]) or ""
+            if name not in self.abilities:
+                self.problem(args[1].span, f"no card has an ability '{name}'",
+                             _did_you_mean(name, self.abilities, "no card has an ability of that name"), "unknown-name")
+        else:
+            first_prop = {"prop": 1, "sets": 1, "shared_props": 2, "chain": 3}.get(node.func)
+            if first_prop is None:
+                return
+            for arg in args[first_prop:]:
+                name = _text(arg)
+                if name is not None and name not in self.props:
+                    self.problem(arg.span, f"cards have no property '{name}'",
+                                 _did_you_mean(name, self.props, f"cards have: {', '.join(sorted(self.props))}"),
+                                 "unknown-name")
+
+    def equals(self, a: Any, b: Any) -> None:
+        """``option("x") == "v"``, ``phase == "p"``, ``c.name == "Bell"``: the text must be one of them."""
+        value = b.value if isinstance(b, n.Literal) else None
+        if isinstance(a, n.Call) and a.func == "option" and a.args and _text(a.args[0]) in self.cs.options:
+            spec = self.cs.options[_text(a.args[0])]  # type: ignore[index]
+            if spec.choices is not None and isinstance(b, n.Literal) and value not in spec.choices:
+                choices = ", ".join(repr(c) for c in spec.choices)
+                guess = _guess(str(value), [str(c) for c in spec.choices])
+                self.problem(b.span, f"option '{spec.name}' has no choice {value!r}",
+                             f"did you mean '{guess}'?" if guess else f"its choices: {choices}", "unknown-name")
+        elif isinstance(a, n.Builtin) and a.name == "phase" and isinstance(value, str) and value not in self.phases:
+            self.problem(b.span, f"unknown phase '{value}'",
+                         _did_you_mean(value, self.phases, f"phases: {', '.join(sorted(self.phases))}"), "unknown-name")
+        elif isinstance(a, n.Attr) and a.name == "name" and isinstance(value, str) and value not in self.card_names:
+            self.problem(b.span, f"no card is named '{value}'",
+                         _did_you_mean(value, self.card_names, "card names are the 'name:' of each card"),
+                         "unknown-name")
+
+    # ---- kinds
+    def expect(self, e: Any, bad: set[str], message: str, hint: str | None = None) -> None:
+        kind = kind_of(e)
+        if kind in bad:
+            self.problem(e.span, message.format(got=_KIND_WORDS[kind], text=_short(render_expr(e))),
+                         hint or _KIND_HINTS.get(kind), "kind")
+
+    def kinds(self, node: Any) -> None:
+        not_number = {"zone", "players", "list", "text", "truth"}
+        if isinstance(node, n.BinOp):
+            if node.op in "-*/%":
+                for side in (node.left, node.right):
+                    self.expect(side, not_number, f"'{node.op}' needs numbers, got {{got}}: {{text}}")
+            else:
+                left, right = kind_of(node.left), kind_of(node.right)
+                if "number" in (left, right):
+                    other = node.right if left == "number" else node.left
+                    self.expect(other, {"zone", "players", "truth"}, "'+' adds numbers, got {got}: {text}")
+        elif isinstance(node, n.Compare) and node.op in ("<", "<=", ">", ">="):
+            for side in (node.left, node.right):
+                self.expect(side, {"zone", "players", "list", "truth"}, f"'{node.op}' compares numbers, got {{got}}: {{text}}")
+        elif isinstance(node, n.Neg):
+            self.expect(node.operand, not_number, "'-' needs a number, got {got}: {text}")
+        elif isinstance(node, n.CounterOp):
+            self.expect(node.value, not_number, f"'{node.op}' needs a number, got {{got}}: {{text}}")
+        elif isinstance(node, n.Repeat):
+            self.expect(node.count, not_number, "'repeat' needs a number, got {got}: {text}")
+        elif isinstance(node, n.Choose) and node.count is not None:
+            self.expect(node.count, not_number, "how many to choose must be a number, got {got}: {text}")
+        elif isinstance(node, n.Move):
+            self.expect(node.cards, {"number", "truth", "text"}, "'move' needs cards or a zone, got {got}: {text}")
+        elif isinstance(node, n.ForEach):
+            self.expect(node.items, {"number", "truth"}, "'for each' needs a collection, got {got}: {text}",
+                        "to do something N times, write 'repeat N { ... }'")
+        elif isinstance(node, n.Call):
+            if node.func == "count" and node.args:
+                self.expect(node.args[0], {"number", "truth"}, "count() needs cards, a zone or a collection, got {got}: {text}")
+            elif node.func in ("top", "bottom", "random") and len(node.args) == 2:
+                self.expect(node.args[1], not_number, f"the second argument of {node.func}() is how many, got {{got}}: {{text}}")
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def check_references(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
+    """Errors: names written as text that do not exist, answers to events nothing signals, values of the wrong kind."""
+    return _References(cs, span_of).run()
+
+
+# ----------------------------------------------------------------------------- warnings
+
+
+def _warn(span: Span, message: str, hint: str | None, code: str) -> Problem:
+    return Problem(message, span, hint, code, "warning")
+
+
+def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
+    """Warnings: what loads but looks like a mistake."""
+
+    def at(path: tuple[Any, ...], fallback: Span | None = None) -> Span:
+        if span_of is not None:
+            return span_of(path, key=True)
+        return fallback or Span(cs.file)
+
+    out: list[Problem] = []
+    out.extend(_unreachable(cs))
+    out.extend(_unused(cs, at))
+    out.extend(_ladders(cs))
+    names: dict[str, str] = {}
+    for cid, card in cs.cards.items():
+        if card.name in names:
+            out.append(_warn(card.span, f"cards '{names[card.name]}' and '{cid}' are both named '{card.name}'",
+                             "players tell cards apart by name: give one of them another 'name:'", "duplicate"))
+        names.setdefault(card.name, cid)
+    return out
+
+
+def _ends(stmt: Any) -> bool:
+    return isinstance(stmt, (n.EndGame, n.Fail))
+
+
+def _unreachable(cs: "Cardset") -> list[Problem]:
+    out: list[Problem] = []
+    # statements after 'end game', 'fail' or 'break' in the same block
+    for tree, where in _trees(cs):
+        for node in walk(tree):
+            if isinstance(node, n.Block):
+                for i, stmt in enumerate(node.body[:-1]):
+                    if _ends(stmt) or isinstance(stmt, n.Break):
+                        word = "break" if isinstance(stmt, n.Break) else ("end game" if isinstance(stmt, n.EndGame) else "fail")
+                        nxt = node.body[i + 1]
+                        if not isinstance(nxt, n.Phase):
+                            out.append(_warn(nxt.span, f"this statement in {where} is never run: it follows '{word}'",
+                                             f"move it before the '{word}', or remove it", "unreachable"))
+                        break
+    # phases after one that always ends the game
+    phases = [node for node in walk(cs.program) if isinstance(node, n.Phase)]
+    for i, phase in enumerate(phases[:-1]):
+        if any(_ends(stmt) for stmt in phase.body.body):
+            for later in phases[i + 1:]:
+                out.append(_warn(later.span, f"phase '{later.name}' is never reached: phase '{phase.name}' always ends "
+                                 "the game", "put the 'end game' inside an 'if', or remove the phase", "unreachable"))
+            break
+    return out
+
+
+def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
+    called: set[str] = set()
+    functions: set[str] = set()
+    abilities: set[str] = set()
+    zones: set[str] = {cs.start_zone}
+    counters: set[str] = {c for c in (cs.totals, cs.round_scores) if c}
+    variables: set[str] = set()
+    options: set[str] = set()
+    texts: set[str] = set()
+    signals: set[str] = set()
+    answered: set[str] = set()
+    answers_menus: set[str] = set()
+    every_ability = every_zone = every_option = False
+    for node in _nodes(cs):
+        if isinstance(node, n.CallProc):
+            called.add(node.name)
+        elif isinstance(node, n.UserCall):
+            functions.add(node.func)
+        elif isinstance(node, n.UseAbility):
+            abilities.add(node.ability)
+        elif isinstance(node, n.ZoneRef):
+            zones.add(node.zone)
+        elif isinstance(node, n.Rotate):
+            zones.add(node.zone)
+        elif isinstance(node, n.CounterRef):
+            counters.add(node.counter)
+        elif isinstance(node, (n.GameVar, n.SetVar)):
+            variables.add(node.name)
+        elif isinstance(node, n.Signal):
+            signals.add(node.event)
+        elif isinstance(node, n.AnswerOption):
+            answers_menus.add(node.event)
+        elif isinstance(node, n.Literal) and isinstance(node.value, str):
+            texts.add(node.value)
+        elif isinstance(node, n.Call):
+            if node.func == "usable" and len(node.args) >= 2:
+                name = _text(node.args[1])
+                every_ability |= name is None
+                abilities.add(name or "")
+            elif node.func == "in_zones":
+                every_zone |= any(_text(a) is None for a in node.args)
+            elif node.func == "option" and node.args:
+                name = _text(node.args[0])
+                every_option |= name is None
+                options.add(name or "")
+    for card in cs.cards.values():
+        for ability in card.abilities.values():
+            if ability.on is not None:
+                answered.add(ability.on)
+                abilities.add(ability.name)
+                if ability.zone:
+                    zones.add(ability.zone)
+    out: list[Problem] = []
+    for name in cs.procedures:
+        if name not in called:
+            out.append(_warn(at(("procedures", name)), f"procedure '{name}' is never called",
+                             f"nothing says 'call {name}': remove it, or call it", "unused"))
+    for name in cs.functions:
+        if name not in functions:
+            out.append(_warn(at(("functions", name)), f"function '{name}' is never used",
+                             f"no effect text calls {name}(...)", "unused"))
+    if not every_ability:
+        for cid, card in cs.cards.items():
+            for aname in card.abilities:
+                if aname not in abilities:
+                    out.append(_warn(at(("cards", cid, "abilities", aname), card.span),
+                                     f"ability '{aname}' of card '{cid}' is never used",
+                                     _did_you_mean(aname, abilities - {""},
+                                                   f"nothing says 'use \"{aname}\" of ...' or usable(c, \"{aname}\"), "
+                                                   "and it has no 'on:'"), "unused"))
+    if not every_zone:
+        for name in cs.zones:
+            if name not in zones and name not in texts:
+                out.append(_warn(at(("zones", name)), f"zone '{name}' is never used",
+                                 "no effect text moves cards to it or reads it", "unused"))
+    for name in cs.counters:
+        if name not in counters:
+            out.append(_warn(at(("counters", name)), f"counter '{name}' is never used",
+                             "no effect text changes or reads it", "unused"))
+    for name in cs.vars:
+        if name not in variables:
+            out.append(_warn(at(("vars", name)), f"variable '{name}' is never used",
+                             "no effect text sets or reads it", "unused"))
+    if not every_option:
+        for name in cs.options:
+            if name not in options:
+                out.append(_warn(at(("options", name)), f"option '{name}' is never read",
+                                 f"no effect text says option(\"{name}\"), so it changes nothing", "unused"))
+    for event in sorted(signals - answered):
+        spans = [node.span for node in _nodes(cs) if isinstance(node, n.Signal) and node.event == event]
+        out.append(_warn(spans[0], f"no card answers the signal '{event}'",
+                         _did_you_mean(event, answered, f"a card ability with 'on: {event}' would answer it"),
+                         "trigger"))
+    for event in sorted(answers_menus - answered):
+        spans = [node.span for node in _nodes(cs) if isinstance(node, n.AnswerOption) and node.event == event]
+        out.append(_warn(spans[0], f"'option answers \"{event}\"' offers nothing: no card answers '{event}'",
+                         _did_you_mean(event, answered, f"give a card an ability with 'on: {event}'"), "trigger"))
+    return out
+
+
+def _ladders(cs: "Cardset") -> list[Problem]:
+    with_ladder = [c for c in cs.cards.values() if c.scoring]
+    if not with_ladder:
+        return []
+    out = []
+    for card in cs.cards.values():
+        if not card.scoring:
+            out.append(_warn(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
+                             "have one: ladder_score() counts it as 0 points",
+                             "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
+                             "nothing", "scoring"))
+    return out
+
+
+# ----------------------------------------------------------------------------- validating files
+
+
+@attrs.frozen
+class FileReport:
+    """The outcome of checking one cardset file."""
+
+    file: str
+    cardset: str | None  # its name, when it loaded
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.problems if p.severity != "warning")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "warning")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "cardset": self.cardset,
+            "ok": self.errors == 0,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "problems": [dict(p.to_dict(), severity=p.severity) for p in self.problems],
+        }
+
+
+class UsageError(Exception):
+    """A path that does not exist (exit code 2)."""
+
+
+def _is_part(path: Path) -> bool | None:
+    """True: a file of sections meant for 'include:'; False: a cardset; None: cannot tell (broken)."""
+    from ._schema import INCLUDABLE
+    from ._yamlsrc import YamlSyntaxProblem, read_yaml
+    from ._variants import read_text_file
+
+    if path.name in ("cardset.yaml", "cardset.yml"):
+        return False
+    text, _ = read_text_file(path)
+    if text is None:
+        return None
+    try:
+        data, _src = read_yaml(text, str(path))
+    except YamlSyntaxProblem:
+        return None
+    if isinstance(data, dict) and data and all(k in INCLUDABLE for k in data):
+        return True
+    return False if isinstance(data, dict) else None
+
+
+def _included_by(path: Path) -> set[Path]:
+    """The files a cardset file names under 'include:' (resolved)."""
+    from ._yamlsrc import YamlSyntaxProblem, read_yaml
+    from ._variants import read_text_file
+
+    text, _ = read_text_file(path)
+    if text is None:
+        return set()
+    try:
+        data, _src = read_yaml(text, str(path))
+    except YamlSyntaxProblem:
+        return set()
+    files = data.get("include") if isinstance(data, dict) else None
+    if isinstance(files, str):
+        files = [files]
+    if not isinstance(files, list):
+        return set()
+    out = set()
+    for name in files:
+        if isinstance(name, str):
+            try:
+                out.add((path.parent / name).resolve())
+            except (OSError, ValueError):
+                pass
+    return out
+
+
+def targets(paths: Iterable[str]) -> list[Path]:
+    """The cardset files to check: files as given; in folders, every cardset.yaml and *.yaml cardset.
+
+    In a folder, a file that only holds sections for 'include:' (cards:, procedures:, ...)
+    is checked as part of the cardset that includes it, not on its own.
+    """
+    from ._resources import builtin_path
+
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            builtin = builtin_path(raw) if "/" not in raw else None
+            if builtin is None:
+                raise UsageError(f"no such file or folder: {raw}")
+            found.append(builtin)
+            continue
+        if path.is_file():
+            found.append(path)
+            continue
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        included: set[Path] = set()
+        for p in files:
+            included |= _included_by(p)
+        # a file another one includes is checked with it; a part nothing includes is reported
+        found.extend(p for p in files if p.resolve() not in included)
+    unique: dict[Path, Path] = {}
+    for p in found:
+        unique.setdefault(p.resolve(), p)
+    return list(unique.values())
+
+
+def validate_file(path: Path, *, games: bool = True) -> FileReport:
+    """Check one file the way a load does, and more; every problem, never an exception."""
+    from ._cardset import load_cardset
+
+    file = str(path)
+    part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
+    if part:
+        return FileReport(file, None, (_warn(Span(file, 1, 1, None, _first_line(path)),
+                                             "this file holds only sections for 'include:', and no cardset here "
+                                             "includes it", "name it under 'include:' in a cardset file, or check "
+                                             "that cardset instead", "include"),))
+    try:
+        cs = load_cardset(path)
+    except CardsetError as exc:
+        return FileReport(file, None, tuple(exc.problems))
+    except RecursionError:
+        return FileReport(file, None, (Problem("the data is nested too deeply to check", Span(file), None,
+                                               "invalid"),))
+    except Exception as exc:  # noqa: BLE001 - a bug in rulecore, not in the file: still no traceback
+        return FileReport(file, None, (Problem(
+            f"rulecore could not check this file ({type(exc).__name__}: {_short(str(exc), 200)})", Span(file),
+            "this is a bug in rulecore: please report it with this file", "internal"),))
+    problems = list(cs.warnings)
+    if games:
+        problems.extend(_try_games(cs))
+    return FileReport(file, cs.name, tuple(problems))
+
+
+def _first_line(path: Path) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().rstrip("\n")
+    except OSError:
+        return None
+
+
+def _try_games(cs: "Cardset") -> list[Problem]:
+    """Make a game with the fewest and the most players (default options): the set-up data must fit."""
+    from ._game import Game
+    from .errors import RulecoreError
+
+    out: list[Problem] = []
+    for players in sorted({cs.min_players, cs.max_players}):
+        try:
+            Game(cs, players)
+        except RulecoreError as exc:
+            out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
+        except Exception as exc:  # noqa: BLE001 - reported, never raised
+            out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
+                               Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
+    return out
+
+
+def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:
+    """Check every cardset file the paths name; raises UsageError for a path that does not exist."""
+    return [validate_file(path, games=games) for path in targets(paths)]
+
+
+def validate_text(text: str, file: str = "<string>") -> list[Problem]:
+    """Every problem (errors and warnings) of a cardset given as text."""
+    from ._cardset import load_cardset_text
+
+    try:
+        cs = load_cardset_text(text, file)
+    except CardsetError as exc:
+        return list(exc.problems)
+    return list(cs.warnings)
