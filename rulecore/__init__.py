@@ -1,7 +1,7 @@
 """rulecore: run tabletop card games from data.
 
     import rulecore
-    cs = rulecore.load_cardset("witching-hour")
+    cs = rulecore.load_cardset("path/to/cardset.yaml")   # or a built-in name
     game = rulecore.Game(cs, players=3)
     state = game.new_game(seed=7)
     while not state.is_terminal():

@@ -304,7 +304,7 @@ _TYPE_WORDS = {
 
 
 def _what(path: tuple[Any, ...]) -> str:
-    """'card 'bell'' and the like, for messages."""
+    """'card 'apple'' and the like, for messages."""
     if len(path) >= 2 and path[0] in ("cards", "zones", "counters", "procedures", "options", "vars"):
         kind = {"cards": "card", "zones": "zone", "counters": "counter", "procedures": "procedure",
                 "options": "option", "vars": "variable"}[path[0]]

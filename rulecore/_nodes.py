@@ -268,7 +268,7 @@ class Look(Stmt):
 
 @attrs.frozen
 class Mark(Stmt):
-    """``mark card c "bound"`` / ``unmark player p "sigil_red"``."""
+    """``mark card c "bound"`` / ``unmark player p "shielded"``."""
 
     target_kind: str  # card | player
     target: Expr

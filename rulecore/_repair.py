@@ -131,7 +131,7 @@ def placeholder(schema: dict[str, Any], old: Any = None) -> Any:
 
 
 def _as_name(key: Any) -> str | None:
-    """The valid name closest to a key that is not one ('Table' -> 'table', 'hex-pile' -> 'hex_pile')."""
+    """The valid name closest to a key that is not one ('Table' -> 'table', 'draw-pile' -> 'draw_pile')."""
     if not isinstance(key, str):
         return None
     name = re.sub(r"[^a-z0-9_]", "_", key.strip().lower())

@@ -173,7 +173,7 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "extends": {
             "type": "string",
-            "description": "This file is a variant of another cardset: a built-in name (witching-hour) or a "
+            "description": "This file is a variant of another cardset: a built-in name or a "
             "path relative to this file.  Its keys are merged over that cardset's: mappings key by key, "
             "everything else (text, numbers, lists) replaced.  See docs/variants.md.",
         },

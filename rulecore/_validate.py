@@ -226,7 +226,7 @@ class _References:
                                  "unknown-name")
 
     def equals(self, a: Any, b: Any) -> None:
-        """``option("x") == "v"``, ``phase == "p"``, ``c.name == "Bell"``: the text must be one of them."""
+        """``option("x") == "v"``, ``phase == "p"``, ``c.name == "Apple"``: the text must be one of them."""
         value = b.value if isinstance(b, n.Literal) else None
         if isinstance(a, n.Call) and a.func == "option" and a.args and _text(a.args[0]) in self.cs.options:
             spec = self.cs.options[_text(a.args[0])]  # type: ignore[index]

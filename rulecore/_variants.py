@@ -5,8 +5,8 @@ relative to the variant's folder).  Loading it reads the base (with its own incl
 and, in turn, its own ``extends``), takes out what the variant's ``remove:`` names,
 and merges the variant over it:
 
-- mappings merge key by key, at any depth: ``cards: {bell: {count: 10}}`` changes
-  the Bell's count and keeps the rest of the Bell;
+- mappings merge key by key, at any depth: ``cards: {apple: {count: 10}}`` changes
+  the apple's count and keeps the rest of the apple;
 - everything else (text, numbers, truth values, lists) replaces the base's value,
   so ``scoring: [1, 2, 3]`` is a whole new ladder;
 - the phases of the flow (a list) merge by ``name``: a phase of the base's name
@@ -146,7 +146,7 @@ def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, .
     remove = vdata.pop("remove", None)
     if not isinstance(base_name, str) or not base_name.strip():
         raise CardsetError([Problem(f"'extends' must name a cardset, got {base_name!r}", vsrc.span(("extends",)),
-                                    "a built-in name (witching-hour) or a path relative to this file", "type")])
+                                    "a built-in name or a path relative to this file", "type")])
     here = _identity(file)
     chain = chain + (here,)
     if len(chain) > MAX_EXTENDS:
