@@ -299,6 +299,7 @@ class Game:
         s.marks = {}
         s.player_marks = [()] * rules.players
         s.sealing = None
+        s.sealed_cards = {}
         interp.run(s)
         return s
 

@@ -59,6 +59,7 @@ class State:
     marks: dict[int, tuple[str, ...]]  # card id -> its marks (orientation, bound, ...)
     player_marks: list[tuple[str, ...]]  # seat -> its marks
     sealing: int | None  # inside 'simultaneously': whose sealed part is running
+    sealed_cards: dict[int, int]  # card moved in a sealed part -> whose part: hidden from the others until unsealed
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -149,9 +150,11 @@ class State:
             if self.zone_visible(key, player):
                 # a card lying face down there shows as null
                 down = self.facedown
-                entry["cards"] = [None if c in down else rules.instance_type[c] for c in cards]
+                sealed = self.sealed_cards
+                hidden = [c in down or sealed.get(c, player) != player for c in cards]
+                entry["cards"] = [None if h else rules.instance_type[c] for c, h in zip(cards, hidden)]
                 if self.marks:
-                    marked = {i: list(self.marks[c]) for i, c in enumerate(cards) if c in self.marks}
+                    marked = {i: list(self.marks[c]) for i, c in enumerate(cards) if c in self.marks and not hidden[i]}
                     if marked:
                         entry["marks"] = marked
             else:
@@ -353,6 +356,7 @@ class State:
         new.marks = dict(self.marks)
         new.player_marks = self.player_marks[:]
         new.sealing = self.sealing
+        new.sealed_cards = dict(self.sealed_cards)
         return new
 
     def to_json(self) -> str:
@@ -405,6 +409,7 @@ class State:
             "marks": {str(c): list(m) for c, m in self.marks.items()},
             "player_marks": self.player_marks,
             "sealing": self.sealing,
+            "sealed_cards": {str(c): p for c, p in self.sealed_cards.items()},
         }
         return json.dumps(payload, separators=(",", ":"))
 
@@ -425,6 +430,12 @@ class State:
         target = zones[dest]
         cards = list(cards)
         was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
+        if face == "up":  # shown to everyone at once, even in a sealed part
+            for c in cards:
+                self.sealed_cards.pop(c, None)
+        elif self.sealing is not None:  # moved in a sealed part: only its player sees it until all are done
+            for c in cards:
+                self.sealed_cards[c] = self.sealing
         sources: dict[str, list[int]] = {}
         for c in cards:
             src = where[c]
@@ -462,6 +473,7 @@ class State:
             if up:
                 self.faceup.add(c)
                 self.facedown.discard(c)
+                self.sealed_cards.pop(c, None)
             else:
                 self.faceup.discard(c)
                 self.facedown.add(c)
@@ -508,7 +520,7 @@ class State:
             "text": masked, "private_text": full, "cards": [rules.instance_type[c] for c in moved],
             "seen": None if everyone else seen,
         }
-        if self.sealing is not None:
+        if self.sealing is not None and not all(c in self.faceup for c in moved):
             event["sealed"] = self.sealing
         self.log.append(event)
 
@@ -575,6 +587,7 @@ class State:
 
     def unseal(self, start: int) -> None:
         """The sealed parts since log entry ``start`` are done: show them to everyone they were meant for."""
+        self.sealed_cards.clear()
         log = self.log
         for i in range(start, len(log)):
             if "sealed" in log[i]:  # events are shared with clones: replace, never edit in place
@@ -723,6 +736,7 @@ def _from_dict(game: "Game", data: Any) -> State:
     if len(s.player_marks) != rules.players:
         raise StateError("the saved player marks do not match the number of players")
     s.sealing = None if data["sealing"] is None else int(data["sealing"])
+    s.sealed_cards = {int(c): int(p) for c, p in data["sealed_cards"].items()}
     if not s.terminal and s.decision is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s

@@ -1921,14 +1921,12 @@ def test_simultaneous_sealed_state_saves_and_loads(tiny):
     assert again.to_json() == s.to_json()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: 'simultaneously' seals only the event log; view() shows at once a card an earlier "
-    "player's sealed part put into a public zone, before the later players have chosen",
-)
 def test_simultaneous_parts_are_sealed_in_views(tiny):
     """Player 1's view does not show what player 0's sealed part put on the table until every part is done."""
     s = tiny.run(SIMUL.replace("move c to pile of p", "move c to shown of p"))
     s.apply("Bean")
     assert s.current_player == 1
-    assert s.view(1)["zones"]["shown/0"].get("cards", []) == []
+    assert s.view(1)["zones"]["shown/0"]["cards"] == [None]  # counted, not shown
+    assert s.view(0)["zones"]["shown/0"]["cards"] == ["bean"]
+    s.apply(s.legal_actions()[0])  # the last part is done: everything is revealed together
+    assert s.view(1)["zones"]["shown/0"]["cards"] == ["bean"]

@@ -98,7 +98,11 @@ def check_views(state: rulecore.State) -> None:
         for key, entry in view["zones"].items():
             assert entry["count"] == len(state.zones[key])
             if may_see(state, key, p):
-                assert entry["cards"] == [rules.instance_type[c] for c in state.zones[key]]
+                # face-down cards, and cards another player moved in a sealed part, show as null
+                hidden = [c in state.facedown or state.sealed_cards.get(c, p) != p for c in state.zones[key]]
+                assert entry["cards"] == [
+                    None if h else rules.instance_type[c] for c, h in zip(state.zones[key], hidden)
+                ]
                 continue
             assert "cards" not in entry, f"player {p} sees hidden zone {key}"
             assert "marks" not in entry, f"player {p} sees the marks of hidden zone {key}"
