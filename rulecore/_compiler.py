@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from . import _nodes as n
 from ._functions import FUNCTIONS, cards_of, describe_value, items_of
+from ._parser import static_kind
 from .errors import RuleError
 
 Fn = Callable[[Any], Any]
@@ -197,9 +198,7 @@ class Compiler:
     def c_BinOp(self, node: n.BinOp) -> Fn:
         left, right, op = self(node.left), self(node.right), _ARITH[node.op]
         sym = node.op
-        # what the operands are, when the text shows it: players read as "Player 2", cards by name
-        from ._parser import static_kind
-
+        # what the operands are, when the text shows it (collections of players read as numbers)
         left_kind, right_kind = static_kind(node.left), static_kind(node.right)
 
         def binop(ctx: Any) -> Any:

@@ -220,9 +220,7 @@ def s_extra_turn(state: "State", node: n.ExtraTurn, env: dict) -> None:
 def s_say(state: "State", node: n.Say, env: dict) -> None:
     text = ev(state, node.text, env)
     if type(text) is not str:
-        from ._parser import static_kind
-
-        text = state.rules.text(text, static_kind(node.text))
+        text = state.rules.text(text, node.kind)
     to = None
     if node.to is not None:
         target = ev(state, node.to, env)
@@ -387,9 +385,7 @@ def h_use(state: "State", frame: Frame) -> None:
     user = ev(state, node.user, env) if node.user is not None else env.get("$you")
     if node.user is not None and (type(user) is not int or not 0 <= user < state.rules.players):
         raise RuleError(f"'use ... by' needs a player, got {describe_value(user)}", node.span)
-    state.count_use(card, user)
-    state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}",
-               actor=user, card=state.rules.instance_type[card])
+    _announce_use(state, card, user)
     state.stack[-1] = (ability.body, 0, None, {"$you": user, "$this": card})
 
 
@@ -613,9 +609,7 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
     if isinstance(item, n.AnswerOption):
         chooser = _chooser(state, node, env)
         ability = state.rules.trigger_ability(item.event, value)
-        state.count_use(value, chooser)
-        state.emit("use", f"{state.player_label(chooser)} uses {state.rules.card_name(value)}", actor=chooser,
-                   card=state.rules.instance_type[value])
+        _announce_use(state, value, chooser)
         state.stack[-1] = (ability.body, 0, None,
                            {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}})
         return
@@ -642,9 +636,11 @@ def h_signal(state: "State", frame: Frame) -> None:
             state.stack.pop()
 
 
-def _answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
-    """(label, card) for each of ``player``'s cards whose ability answers ``event`` and may be used now."""
+def _answering(state: "State", event: str, player: int, passed: dict) -> list[tuple[int, Any]]:
+    """(card, ability) for each card answering ``event`` for ``player`` whose 'when' holds: cards in
+    the player's own zone of the ability's 'from', or in every slot of a shared zone."""
     rules = state.rules
+    cache = rules.compiler.cache
     out = []
     for zone_name, abilities in rules.triggers.get(event, {}).items():
         keys = rules.zone_keys[zone_name]
@@ -654,11 +650,26 @@ def _answers(state: "State", event: str, player: int, passed: dict) -> list[tupl
             if ability is None:
                 continue
             if ability.when is not None:
-                sub = Ctx(state, {"$you": player, "$this": card, **passed})
-                if not rules.compiler.cache[id(ability.when)](sub):
+                if not cache[id(ability.when)](Ctx(state, {"$you": player, "$this": card, **passed})):
                     continue
-            out.append((ability.label or f"Use {rules.card_name(card)}", card))
+            out.append((card, ability))
     return out
+
+
+def _answer_label(state: "State", card: int, ability: Any) -> str:
+    return ability.label or f"Use {state.rules.card_name(card)}"
+
+
+def _answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
+    """(label, card) for each of ``player``'s cards whose ability answers ``event`` and may be used now."""
+    return [(_answer_label(state, card, ability), card) for card, ability in _answering(state, event, player, passed)]
+
+
+def _announce_use(state: "State", card: int, user: Any) -> None:
+    """A card's ability is used: count it for the statistics and log it."""
+    state.count_use(card, user)
+    state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}", actor=user,
+               card=state.rules.instance_type[card])
 
 
 def _signal_start(state: "State", frame: Frame) -> None:
@@ -671,26 +682,14 @@ def _signal_start(state: "State", frame: Frame) -> None:
     mandatory: list[tuple[int, Any]] = []
     optional: list[tuple[str, int, Any]] = []
     seen: set[str] = set()
-    for zone_name, abilities in rules.triggers.get(node.event, {}).items():
-        keys = rules.zone_keys[zone_name]
-        zdef = rules.cardset.zones[zone_name]
-        # the signalled player's own zone; a shared row of slots answers from every slot
-        zone_keys = (keys[player],) if zdef.per_player else keys
-        for card in tuple(c for key in zone_keys for c in state.zones[key]):
-            ability = abilities.get(rules.instance_type[card])
-            if ability is None:
-                continue
-            if ability.when is not None:
-                sub = Ctx(state, {"$you": player, "$this": card, **passed})
-                if not rules.compiler.cache[id(ability.when)](sub):
-                    continue
-            if not ability.optional:
-                mandatory.append((card, ability))
-                continue
-            label = ability.label or f"Use {rules.card_name(card)}"
-            if label not in seen:
-                seen.add(label)
-                optional.append((label, card, ability))
+    for card, ability in _answering(state, node.event, player, passed):
+        if not ability.optional:
+            mandatory.append((card, ability))
+            continue
+        label = _answer_label(state, card, ability)
+        if label not in seen:
+            seen.add(label)
+            optional.append((label, card, ability))
     stack = state.stack
     replaced = any(a.instead for _, a in mandatory)
     # the frame waits in state 2 for the bodies pushed above it
@@ -719,9 +718,7 @@ def r_signal(state: "State", frame: Frame, index: int) -> None:
                 stack[i] = (node, 2, True, waiting[3])
                 break
     ability = state.rules.trigger_ability(node.event, card)
-    state.count_use(card, player)
-    state.emit("use", f"{state.player_label(player)} uses {state.rules.card_name(card)}", actor=player,
-               card=state.rules.instance_type[card])
+    _announce_use(state, card, player)
     stack.append((ability.body, 0, None, {"$you": player, "$this": card, **dict(passed)}))
 
 

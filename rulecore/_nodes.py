@@ -436,6 +436,8 @@ class Fail(Stmt):
 class Say(Stmt):
     text: Expr
     to: Optional[Expr]
+    # what the text's value is, when the effect text shows it: derived from `text`, so not compared
+    kind: Optional[str] = attrs.field(default=None, eq=False)
     span: Span = _span()
 
 

@@ -370,7 +370,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return n.EndGame(self._span(meta))
 
     def say_stmt(self, meta: Any, text: n.Expr, to: Any = None) -> n.Say:
-        return n.Say(text, to, self._span(meta))
+        return n.Say(text, to, static_kind(text), self._span(meta))
 
     # ---- expressions
     def where_expr(self, meta: Any, source: n.Expr, cond: n.Expr) -> n.Where:

@@ -430,27 +430,16 @@ class State:
         target = zones[dest]
         cards = list(cards)
         was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
-        if face == "up":  # shown to everyone at once, even in a sealed part
-            for c in cards:
-                self.sealed_cards.pop(c, None)
-        elif self.sealing is not None:  # moved in a sealed part: only its player sees it until all are done
-            for c in cards:
-                self.sealed_cards[c] = self.sealing
         sources: dict[str, list[int]] = {}
         for c in cards:
             src = where[c]
             zones[src].remove(c)
             sources.setdefault(src, []).append(c)
             where[c] = dest
-            if face == "up":
-                self.faceup.add(c)
-                self.facedown.discard(c)
-            elif face == "down":
-                self.faceup.discard(c)
-                self.facedown.add(c)
-            else:
-                self.faceup.discard(c)
-                self.facedown.discard(c)
+            self._lie(c, face)
+            if face != "up" and self.sealing is not None:
+                # moved in a sealed part: only its player sees it until all parts are done
+                self.sealed_cards[c] = self.sealing
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -467,16 +456,24 @@ class State:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
 
+    def _lie(self, card: int, face: str | None) -> None:
+        """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"
+        (hidden even in a zone others see), or None (as its zone shows it)."""
+        if face == "up":
+            self.faceup.add(card)
+            self.facedown.discard(card)
+            self.sealed_cards.pop(card, None)
+        elif face == "down":
+            self.faceup.discard(card)
+            self.facedown.add(card)
+        else:
+            self.faceup.discard(card)
+            self.facedown.discard(card)
+
     def flip(self, cards: Sequence[int], up: bool) -> None:
         changed = [c for c in cards if (c in self.faceup) != up or (not up and c not in self.facedown)]
         for c in changed:
-            if up:
-                self.faceup.add(c)
-                self.facedown.discard(c)
-                self.sealed_cards.pop(c, None)
-            else:
-                self.faceup.discard(c)
-                self.facedown.add(c)
+            self._lie(c, "up" if up else "down")
         if changed and up and self.record_events:
             names = ", ".join(self.rules.card_name(c) for c in changed)
             self.emit("flip", f"{names} turned face up", cards=[self.rules.instance_type[c] for c in changed],
