@@ -236,6 +236,17 @@ def _fast_compose(text: str, lines: list[str]) -> Any:
         return _FAILED
 
 
+def _at(mark: Any) -> tuple[int, int]:
+    """1-based line and column of a PyYAML mark (0, 0 when there is none)."""
+    return (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+
+
+def _syntax(src: Source, message: str, line: int, col: int, hint: str | None = None) -> "YamlSyntaxProblem":
+    """The located problem of a file that cannot be read as YAML."""
+    span = Span(src.file, line, col, None, src.line_text(line)) if line else Span(src.file)
+    return YamlSyntaxProblem(Problem(message, span, hint=hint, code="yaml-syntax"))
+
+
 def read_yaml(text: str, file: str) -> tuple[Any, Source]:
     """Parse YAML text; raise a located ``Problem`` (as a list) on syntax errors."""
     src = Source(file=file, lines=text.splitlines())
@@ -251,56 +262,31 @@ def read_yaml(text: str, file: str) -> tuple[Any, Source]:
         mark = exc.problem_mark or exc.context_mark
         if exc.context_mark is not None and mark is not None and mark.line >= len(src.lines):
             mark = exc.context_mark  # the end of the file: point at what was left open instead
-        line = mark.line + 1 if mark else 0
-        col = mark.column + 1 if mark else 0
         msg = _author_words(exc.problem or exc.context or "invalid YAML")
-        raise YamlSyntaxProblem(
-            Problem(
-                f"YAML syntax error: {msg}",
-                Span(file, line, col, None, src.line_text(line)),
-                hint="check the indentation and that every ':' in text is inside quotes",
-                code="yaml-syntax",
-            )
-        ) from None
+        raise _syntax(src, f"YAML syntax error: {msg}", *_at(mark),
+                      "check the indentation and that every ':' in text is inside quotes") from None
     except yaml.reader.ReaderError as exc:
         # a character YAML does not allow (a control character, binary data): locate it
         before = text[: max(exc.position, 0)]
         line = before.count("\n") + 1
         col = exc.position - (before.rfind("\n") + 1) + 1
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-        raise YamlSyntaxProblem(
-            Problem(
-                f"YAML error: the character {char!r} is not allowed in a YAML file",
-                Span(file, line, col, None, src.line_text(line)),
-                hint="is this a text file? card files are UTF-8 text",
-                code="yaml-syntax",
-            )
-        ) from None
+        raise _syntax(src, f"YAML error: the character {char!r} is not allowed in a YAML file", line, col,
+                      "is this a text file? card files are UTF-8 text") from None
     except RecursionError:
-        raise YamlSyntaxProblem(
-            Problem(f"YAML error: the data is nested too deeply (more than {MAX_DEPTH} levels)", Span(file, 1, 1, None,
-                    src.line_text(1)), hint="flatten the lists and mappings", code="yaml-syntax")
-        ) from None
+        raise _syntax(src, f"YAML error: the data is nested too deeply (more than {MAX_DEPTH} levels)", 1, 1,
+                      "flatten the lists and mappings") from None
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
-        raise YamlSyntaxProblem(Problem(f"YAML error: {exc}", Span(file), code="yaml-syntax")) from None
+        raise _syntax(src, f"YAML error: {exc}", 0, 0) from None
     if node is None:
         return None, src
     try:
         data = _construct(node, (), src)
     except _TooBig as exc:
-        line, col = exc.node.start_mark.line + 1, exc.node.start_mark.column + 1
-        raise YamlSyntaxProblem(
-            Problem(f"YAML error: {exc.message}", Span(file, line, col, None, src.line_text(line)),
-                    hint="flatten the data, and let no alias (*name) refer to a mapping or list that holds it",
-                    code="yaml-syntax")
-        ) from None
+        raise _syntax(src, f"YAML error: {exc.message}", *_at(exc.node.start_mark),
+                      "flatten the data, and let no alias (*name) refer to a mapping or list that holds it") from None
     except yaml.constructor.ConstructorError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark else 0
-        col = mark.column + 1 if mark else 0
-        raise YamlSyntaxProblem(
-            Problem(f"YAML error: {exc.problem}", Span(file, line, col, None, src.line_text(line)), code="yaml-syntax")
-        ) from None
+        raise _syntax(src, f"YAML error: {exc.problem}", *_at(exc.problem_mark)) from None
     return data, src
 
 
