@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import rulecore
+from table_helpers import types_of, zone, options, events  # noqa: F401  (re-exported for the tests)
 
 CARDSET = rulecore.load_cardset("approaching-dawn")
 
@@ -46,17 +47,6 @@ def new_game(players: int = 3, seed: int = 1, **options: Any) -> tuple[rulecore.
     """A fresh game, set up and waiting for the Coven Leader's first Acquire Spells decision."""
     game = rulecore.Game(CARDSET, players=players, options=options)
     return game, game.new_game(seed=seed)
-
-
-def types_of(state: rulecore.State, cards: Iterable[int]) -> list[str]:
-    """Sorted card type ids of some card instances."""
-    itype = state.rules.instance_type
-    return sorted(itype[c] for c in cards)
-
-
-def zone(state: rulecore.State, key: str) -> list[str]:
-    """A zone as a sorted list of card type ids."""
-    return types_of(state, state.zones[key])
 
 
 def ordered(state: rulecore.State, key: str) -> list[str]:
@@ -104,10 +94,6 @@ def witch(state: rulecore.State, seat: int) -> str:
 
 def corruption(state: rulecore.State) -> list[int]:
     return list(state.counters["corruption"])
-
-
-def options(state: rulecore.State) -> set[str]:
-    return set(state.legal_actions())
 
 
 def prompt(state: rulecore.State) -> str | None:
@@ -189,10 +175,6 @@ def orient(state: rulecore.State, seat: int, black: Sequence[str] = (), white: S
 
 def total_cards(state: rulecore.State) -> int:
     return sum(len(v) for v in state.zones.values())
-
-
-def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
-    return [e for e in state.events(player) if e["type"] == kind]
 
 
 def says(state: rulecore.State, player: int | None = None) -> list[str]:

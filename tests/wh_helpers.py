@@ -8,9 +8,10 @@ the rulebook ("three Bells and a Candle") rather than like card instance ids.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import rulecore
+from table_helpers import types_of, zone, options, events  # noqa: F401  (re-exported for the tests)
 
 CARDSET = rulecore.load_cardset("witching-hour")
 
@@ -42,17 +43,6 @@ def new_game(players: int = 3, seed: int = 1) -> tuple[rulecore.Game, rulecore.S
     """A fresh game, dealt and waiting for seat 0's first turn."""
     game = rulecore.Game(CARDSET, players=players)
     return game, game.new_game(seed=seed)
-
-
-def types_of(state: rulecore.State, cards: Iterable[int]) -> list[str]:
-    """Sorted card type ids of some card instances."""
-    itype = state.rules.instance_type
-    return sorted(itype[c] for c in cards)
-
-
-def zone(state: rulecore.State, key: str) -> list[str]:
-    """A zone as a sorted list of card type ids."""
-    return types_of(state, state.zones[key])
 
 
 def hand(state: rulecore.State, p: int) -> list[str]:
@@ -127,10 +117,6 @@ def play_round_with_hexes(state: rulecore.State, hexes: Mapping[int, Sequence[st
     return list(state.round_log[-1]["round_score"])
 
 
-def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
-    return [e for e in state.events(player) if e["type"] == kind]
-
-
 def reveals(state: rulecore.State) -> list[dict[str, list[str]]]:
     """Per scoring (one per round so far), each Hex pile's revealed contents (sorted types)."""
     out: list[dict[str, list[str]]] = []
@@ -142,10 +128,6 @@ def reveals(state: rulecore.State) -> list[dict[str, list[str]]]:
             out.append(current)
             current = {}
     return out
-
-
-def options(state: rulecore.State) -> set[str]:
-    return set(state.legal_actions())
 
 
 def defend(state: rulecore.State, action: str) -> None:

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
 import rulecore
+from table_helpers import options, events  # noqa: F401  (re-exported for the tests)
 
 CARDSET = rulecore.load_cardset("witty-witches")
 
@@ -133,10 +134,6 @@ def spells(state: rulecore.State, kind: str = "spell") -> list[list[str]]:
     return [zone(state, f"{kind}/{p}") for p in range(state.rules.players)]
 
 
-def options(state: rulecore.State) -> set[str]:
-    return set(state.legal_actions())
-
-
 def layout(
     state: rulecore.State,
     hands: Mapping[int, Sequence[str]],
@@ -174,10 +171,6 @@ def layout(
         deck = sorted(left.elements())
     zones["deck"] = list(deck)
     state.arrange(zones, rest="box", vars=vars)
-
-
-def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
-    return [e for e in state.events(player) if e["type"] == kind]
 
 
 def non_matching(t: str, k: int, exclude: Iterable[str] = ()) -> list[str]:

@@ -1,0 +1,28 @@
+"""Helpers every game's scenario tests use to read the table."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import rulecore
+
+
+def types_of(state: rulecore.State, cards: Iterable[int]) -> list[str]:
+    """Sorted card type ids of some card instances."""
+    itype = state.rules.instance_type
+    return sorted(itype[c] for c in cards)
+
+
+def zone(state: rulecore.State, key: str) -> list[str]:
+    """A zone as a sorted list of card type ids."""
+    return types_of(state, state.zones[key])
+
+
+def options(state: rulecore.State) -> set[str]:
+    """The labels of the pending decision."""
+    return set(state.legal_actions())
+
+
+def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
+    """The events of one type, as ``player`` sees them (None: all)."""
+    return [e for e in state.events(player) if e["type"] == kind]
