@@ -513,10 +513,7 @@ class _Loader:
         skey = self._source_keys.get(id(source))
         if skey is None:
             skey = self._source_keys[id(source)] = hash(tuple(source.lines))
-        symkey = self.__dict__.get("_symkey")
-        if symkey is None or symkey[0] is not self._symbols:
-            symkey = self.__dict__["_symkey"] = (self._symbols, _symbols_key(self._symbols))
-        key = (text, expression, context, source.file, skey, spath, symkey[1])
+        key = (text, expression, context, source.file, skey, spath, self._symbols_key)
         hit = _PARSE_CACHE.get(key)
         if hit is None:
             try:
@@ -542,6 +539,7 @@ class _Loader:
             self.mend()
         d = self.data
         self._symbols = self.symbols()
+        self._symbols_key = _symbols_key(self._symbols)
         before = len(self.problems)
         self.check_names()
         if len(self.problems) > before:
