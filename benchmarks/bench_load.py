@@ -27,9 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulecore  # noqa: E402
-from rulecore import _cardset, _parser, _yamlsrc  # noqa: E402
+from rulecore.cardset import loader as _cardset, yamlsrc as _yamlsrc  # noqa: E402
+from rulecore.lang import parser as _parser  # noqa: E402
 from rulecore._resources import builtin_path  # noqa: E402
-from rulecore._validate import validate_file  # noqa: E402
+from rulecore.cardset.lint import validate_file  # noqa: E402
 
 
 def best(fn: Callable[[], Any], repeat: int, before: Callable[[], None] = lambda: None) -> float:
@@ -57,7 +58,7 @@ def stage_times(path: Path) -> tuple[float, float]:
 
         return wrapper
 
-    import rulecore._variants as variants
+    import rulecore.cardset.variants as variants
 
     patches = [(variants, "read_yaml", timed("yaml", real_yaml)), (_cardset, "read_yaml", timed("yaml", real_yaml)),
                (_cardset, "parse_effect", timed("parse", real_parse))]

@@ -9,11 +9,11 @@
     print(state.result())
 """
 
-from ._cardset import Cardset, load_cardset
-from ._game import Game
-from ._interpreter import Decision, Option
+from .cardset.loader import Cardset, load_cardset
+from .engine.game import Game
+from .engine.interpreter import Decision, Option
 from ._resources import builtin_cardsets
-from ._state import State
+from .engine.state import State
 from .errors import (
     CardsetError,
     IllegalActionError,

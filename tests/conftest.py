@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rulecore
-from rulecore._cardset import load_cardset_text
+from rulecore.cardset.loader import load_cardset_text
 
 TINY = """\
 name: tiny

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import rulecore
-from rulecore import _nodes as n
-from rulecore._cardset import _Loader
-from rulecore._explain import _phases, explain_card, explain_game, quote, render_block, render_expr, tree_lines
-from rulecore._parser import Symbols, parse_effect
+from rulecore.lang import nodes as n
+from rulecore.cardset.loader import _Loader
+from rulecore.cardset.explain import _phases, explain_card, explain_game, quote, render_block, render_expr, tree_lines
+from rulecore.lang.parser import Symbols, parse_effect
 from rulecore._resources import builtin_path
-from rulecore._variants import read_cardset_file
+from rulecore.cardset.variants import read_cardset_file
 from rulecore.cli import app
 from rulecore.errors import Span
 

@@ -15,7 +15,7 @@ from typing import Iterator
 import pytest
 
 import rulecore
-from rulecore._functions import FUNCTIONS
+from rulecore.lang.functions import FUNCTIONS
 
 
 def rejected(tiny, body: str, match: str | None = None) -> rulecore.RulecoreError:
@@ -1077,7 +1077,7 @@ def test_flow_locals_persist_across_phases_and_rounds(tiny):
         "      - name: first\n        do: |\n          if round == 1 { let kept = 41 }\n"
         "      - name: second\n        do: say kept + round",
     )
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     s = rulecore.Game(load_cardset_text(text, "inline.yaml"), 2).new_game(0)
     assert tiny.says(s) == ["42", "43"]
@@ -1163,7 +1163,7 @@ def test_round_counts_rounds(tiny):
         "flow:\n  phases:\n    - name: main\n      do: |\n        say 0",
         "flow:\n  rounds:\n    until: round >= 3\n    phases:\n      - name: main\n        do: say round",
     )
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     s = rulecore.Game(load_cardset_text(text, "inline.yaml"), 2).new_game(0)
     assert tiny.says(s) == ["1", "2", "3"]
@@ -1398,7 +1398,7 @@ def _with_functions(tiny, body: str, functions: str = USER_FUNCTIONS) -> str:
 
 def test_user_functions(tiny):
     """functions: declares named expressions with params; they may call each other and see 'you'."""
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     text = _with_functions(tiny, "say double(3)\nsay pair(2, 5)\ntake turns from 1 until true { move top(deck) to hand of you\nsay hand_size() }")
     s = rulecore.Game(load_cardset_text(text, "inline.yaml"), 2).new_game(0)
@@ -1407,7 +1407,7 @@ def test_user_functions(tiny):
 
 def test_user_function_sees_only_its_params(tiny):
     """A user function's body cannot read the caller's locals (a load error names the unknown name)."""
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     text = _with_functions(tiny, "let m = 1\nsay f(2)", "functions:\n  f:\n    params: [n]\n    value: m + n\n")
     with pytest.raises(rulecore.CardsetError, match="unknown name 'm' in function 'f'"):
@@ -1425,7 +1425,7 @@ def test_user_function_sees_only_its_params(tiny):
 )
 def test_user_function_problems(tiny, functions, message):
     """Recursive functions and functions named like built-ins or keywords are load errors."""
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     text = _with_functions(tiny, "say 1", "functions:\n" + functions)
     with pytest.raises(rulecore.CardsetError) as info:
@@ -1435,7 +1435,7 @@ def test_user_function_problems(tiny, functions, message):
 
 def test_user_function_arity(tiny):
     """Calling a user function with the wrong number of arguments is a located load error."""
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     text = _with_functions(tiny, "say double(1, 2)")
     with pytest.raises(rulecore.CardsetError) as info:
@@ -1603,7 +1603,7 @@ def test_rule_error_names_the_card(tiny):
     """A RuleError inside a card's ability names the card (its display name) and the line in its ability."""
     body = 'take turns from 0 until true { for each c in deck where it.type == "coin" { use "grab" of c } }'
     text = tiny.text(body).replace('say "grab " + this.name', 'say "grab " + this.name\n          say 1 / count(table)')
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     game = rulecore.Game(load_cardset_text(text, "inline.yaml"), 2)
     line, col = tiny.line_of(text, "1 / count(table)")

@@ -1,7 +1,7 @@
 """Loading cardsets: built-ins, paths, and every kind of bad data reported as located problems.
 
 Cardsets are written inline as YAML strings and loaded with
-``rulecore._cardset.load_cardset_text(text, "inline.yaml")``; each error test checks the message,
+``rulecore.cardset.loader.load_cardset_text(text, "inline.yaml")``; each error test checks the message,
 the file:line:column of the mistake inside the YAML file, the caret line and the hint.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulecore
-from rulecore._cardset import load_cardset_text
+from rulecore.cardset.loader import load_cardset_text
 
 FILE = "inline.yaml"
 
@@ -459,7 +459,7 @@ def test_list_valued_props(tiny):
     """A card prop may be a list of texts or numbers."""
     text = tiny.text("say count(first(deck).colours)").replace("props: {power: 2, sweet: true}",
                                                              "props: {power: 2, sweet: true, colours: [red, 2]}")
-    from rulecore._cardset import load_cardset_text
+    from rulecore.cardset.loader import load_cardset_text
 
     s = rulecore.Game(load_cardset_text(text, FILE), 2).new_game(0)
     assert [e["text"] for e in s.events() if e["type"] == "say"] == ["2"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulecore import _nodes as n
-from rulecore._parser import KEYWORDS, Symbols, _lark, parse_effect
+from rulecore.lang import nodes as n
+from rulecore.lang.parser import KEYWORDS, Symbols, _lark, parse_effect
 from rulecore.errors import Span
 
 SYM = Symbols(

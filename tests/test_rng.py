@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 import rulecore
-from rulecore._rng import Rng
+from rulecore.engine.rng import Rng
 
 MASK = (1 << 64) - 1
 

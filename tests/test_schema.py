@@ -12,8 +12,8 @@ import yaml
 from typer.testing import CliRunner
 
 from rulecore._resources import data_dir
-from rulecore._schema import PART_SCHEMA, SCHEMA, editor_schema
-from rulecore._yamlsrc import _Loader
+from rulecore.cardset.schema import PART_SCHEMA, SCHEMA, editor_schema
+from rulecore.cardset.yamlsrc import _Loader
 from rulecore.cli import app
 
 REPO = Path(__file__).resolve().parent.parent

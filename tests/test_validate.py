@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import rulecore
-from rulecore._cardset import load_cardset_text
+from rulecore.cardset.loader import load_cardset_text
 from rulecore._resources import data_dir
-from rulecore._validate import FileReport, targets, validate_file, validate_paths, validate_text
+from rulecore.cardset.lint import FileReport, targets, validate_file, validate_paths, validate_text
 from rulecore.cli import app
 
 REPO = Path(__file__).resolve().parent.parent

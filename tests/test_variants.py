@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import rulecore
-from rulecore._cardset import load_cardset_text
+from rulecore.cardset.loader import load_cardset_text
 from rulecore._resources import builtin_path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -155,7 +155,7 @@ def test_options_and_the_flow(tmp_path: Path) -> None:
 
 def test_phases_merge_by_name(tmp_path: Path) -> None:
     """A phase of the base's name merges in place; a new name comes after the base's phases."""
-    from rulecore._explain import _phases
+    from rulecore.cardset.explain import _phases
 
     cs = load(tmp_path, """
         extends: witching-hour
@@ -172,7 +172,7 @@ def test_phases_merge_by_name(tmp_path: Path) -> None:
 
 
 def test_remove_a_phase(tmp_path: Path) -> None:
-    from rulecore._explain import _phases
+    from rulecore.cardset.explain import _phases
 
     cs = load(tmp_path, """
         extends: witching-hour

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import yaml
 
-from .errors import Problem, Span
+from ..errors import Problem, Span
 
 Path = tuple[Any, ...]
 

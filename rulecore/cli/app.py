@@ -730,7 +730,7 @@ def validate_command(
     Exit code 0 when clean (warnings alone do not fail unless --strict), 1 when a problem was
     found, 2 for a usage error.
     """
-    from rulecore._validate import UsageError, validate_paths
+    from rulecore.cardset.lint import UsageError, validate_paths
 
     if output_format not in _FORMATS:
         _fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
@@ -773,7 +773,7 @@ def explain_command(
     ] = None,
 ) -> None:
     """Show what the engine understood: a card's effect tree and its text rendered back, or a game summary."""
-    from rulecore._explain import explain_entry, explain_game, find_entry, suggest
+    from rulecore.cardset.explain import explain_entry, explain_game, find_entry, suggest
 
     out = _stdout()
     with _clean_errors():
@@ -799,7 +799,7 @@ def schema_command(
     ] = None,
 ) -> None:
     """Print the JSON Schema of cardset files, for an editor's YAML language server (see docs/cardset-reference.md)."""
-    from rulecore._schema import editor_schema
+    from rulecore.cardset.schema import editor_schema
 
     text = json.dumps(editor_schema(part), indent=2)
     if output is None:

@@ -23,11 +23,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ._cardset import Sources, _merge_includes
-from ._resources import builtin_cardsets, builtin_path
-from ._schema import REMOVABLE
-from ._yamlsrc import YamlSyntaxProblem, read_yaml
-from .errors import CardsetError, Problem, Span
+from .loader import Sources, _merge_includes
+from .._resources import builtin_cardsets, builtin_path
+from .schema import REMOVABLE
+from .yamlsrc import YamlSyntaxProblem, read_yaml
+from ..errors import CardsetError, Problem, Span
 
 Path_ = tuple[Any, ...]
 PHASE_LISTS = (("flow", "rounds", "phases"), ("flow", "phases"))

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import attrs
 
-from . import _nodes as n
-from ._functions import FUNCTIONS
-from ._parser import BUILTIN_NAMES, KEYWORDS
-from .errors import Problem, Span
+from ..lang import nodes as n
+from ..lang.functions import FUNCTIONS
+from ..lang.parser import BUILTIN_NAMES, KEYWORDS
+from ..errors import Problem, Span
 
 if TYPE_CHECKING:
-    from ._cardset import Cardset
+    from .loader import Cardset
 
 CARD_ATTRS = ("name", "type", "tags", "marks", "face_up")
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from . import _nodes as n
-from ._functions import FUNCTIONS, cards_of, describe_value, items_of
-from ._parser import static_kind
-from .errors import RuleError
+from ..lang import nodes as n
+from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
+from ..lang.parser import static_kind
+from ..errors import RuleError
 
 Fn = Callable[[Any], Any]
 

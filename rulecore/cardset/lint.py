@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import attrs
 
-from . import _nodes as n
-from ._checker import CARD_ATTRS, walk
-from ._explain import render_expr
-from .errors import CardsetError, Problem, Span
+from ..lang import nodes as n
+from .checker import CARD_ATTRS, walk
+from .explain import render_expr
+from ..errors import CardsetError, Problem, Span
 
 if TYPE_CHECKING:
-    from ._cardset import Cardset
+    from .loader import Cardset
 
 SpanOf = Callable[..., Span]
 
@@ -500,9 +500,9 @@ class UsageError(Exception):
 
 def _is_part(path: Path) -> bool | None:
     """True: a file of sections meant for 'include:'; False: a cardset; None: cannot tell (broken)."""
-    from ._schema import INCLUDABLE
-    from ._yamlsrc import YamlSyntaxProblem, read_yaml
-    from ._variants import read_text_file
+    from .schema import INCLUDABLE
+    from .yamlsrc import YamlSyntaxProblem, read_yaml
+    from .variants import read_text_file
 
     if path.name in ("cardset.yaml", "cardset.yml"):
         return False
@@ -520,8 +520,8 @@ def _is_part(path: Path) -> bool | None:
 
 def _included_by(path: Path) -> set[Path]:
     """The files a cardset file names under 'include:' (resolved)."""
-    from ._yamlsrc import YamlSyntaxProblem, read_yaml
-    from ._variants import read_text_file
+    from .yamlsrc import YamlSyntaxProblem, read_yaml
+    from .variants import read_text_file
 
     text, _ = read_text_file(path)
     if text is None:
@@ -551,7 +551,7 @@ def targets(paths: Iterable[str]) -> list[Path]:
     In a folder, a file that only holds sections for 'include:' (cards:, procedures:, ...)
     is checked as part of the cardset that includes it, not on its own.
     """
-    from ._resources import builtin_path
+    from .._resources import builtin_path
 
     found: list[Path] = []
     for raw in paths:
@@ -579,7 +579,7 @@ def targets(paths: Iterable[str]) -> list[Path]:
 
 def validate_file(path: Path, *, games: bool = True) -> FileReport:
     """Check one file the way a load does, and more; every problem, never an exception."""
-    from ._cardset import load_cardset
+    from .loader import load_cardset
 
     file = str(path)
     part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
@@ -615,8 +615,8 @@ def _first_line(path: Path) -> str | None:
 
 def _try_games(cs: "Cardset") -> list[Problem]:
     """Make a game with the fewest and the most players (default options): the set-up data must fit."""
-    from ._game import Game
-    from .errors import RulecoreError
+    from ..engine.game import Game
+    from ..errors import RulecoreError
 
     out: list[Problem] = []
     for players in sorted({cs.min_players, cs.max_players}):
@@ -637,7 +637,7 @@ def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileRepo
 
 def validate_text(text: str, file: str = "<string>") -> list[Problem]:
     """Every problem (errors and warnings) of a cardset given as text."""
-    from ._cardset import load_cardset_text
+    from .loader import load_cardset_text
 
     try:
         cs = load_cardset_text(text, file)

@@ -12,7 +12,7 @@ from typing import Any, Optional, Union
 
 import attrs
 
-from .errors import Span
+from ..errors import Span
 
 NOSPAN = Span()
 

@@ -15,12 +15,12 @@ from typing import Any, Mapping, Optional
 import attrs
 import jsonschema
 
-from . import _nodes as n
-from ._parser import Symbols, parse_effect
-from ._resources import builtin_cardsets, builtin_path
-from ._schema import SCHEMA
-from ._yamlsrc import Source, YamlSyntaxProblem, read_yaml
-from .errors import CardsetError, Problem, Span
+from ..lang import nodes as n
+from ..lang.parser import Symbols, parse_effect
+from .._resources import builtin_cardsets, builtin_path
+from .schema import SCHEMA
+from .yamlsrc import Source, YamlSyntaxProblem, read_yaml
+from ..errors import CardsetError, Problem, Span
 
 
 @attrs.frozen
@@ -131,7 +131,7 @@ def load_cardset(name_or_path: str | Path) -> Cardset:
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``_variants``).  Every problem found is raised together as one ``CardsetError``.
     """
-    from ._variants import read_cardset_file
+    from .variants import read_cardset_file
 
     path = _resolve(name_or_path)
     return _build(*read_cardset_file(path))
@@ -156,7 +156,7 @@ def _resolve(name_or_path: str | Path) -> Path:
 
 def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
     """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
-    from ._variants import read_cardset_text
+    from .variants import read_cardset_text
 
     return _build(*read_cardset_text(text, file))
 
@@ -251,7 +251,7 @@ def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
     base = Path(main.file).parent
     for i, name in enumerate(files):
         path = base / name
-        from ._variants import read_text_file
+        from .variants import read_text_file
 
         text, why = read_text_file(path)
         if text is None:
@@ -345,7 +345,7 @@ class _Loader:
 
     def mend(self) -> None:
         """After schema problems: go on with a repaired copy of the data, or stop if it cannot be mended."""
-        from ._repair import repair
+        from .repair import repair
 
         mended = repair(self.data, SCHEMA)
         if mended is None:
@@ -665,8 +665,8 @@ class _Loader:
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )
-        from ._checker import check_cardset
-        from ._validate import check_references, lint
+        from .checker import check_cardset
+        from .lint import check_references, lint
 
         if not self.skip_effects and not self.meaning_unsure:
             try:
@@ -703,9 +703,9 @@ class _Loader:
                     self.problem((section, name), f"'{name}' is declared as both {seen[name]} and {section[:-1]}",
                                  "give them different names", "duplicate", key=True)
                 seen.setdefault(name, section[:-1])
-        from ._parser import BUILTIN_NAMES, KEYWORDS
+        from ..lang.parser import BUILTIN_NAMES, KEYWORDS
 
-        from ._functions import FUNCTIONS
+        from ..lang.functions import FUNCTIONS
 
         for name in d.get("functions") or {}:
             if name in FUNCTIONS:

@@ -10,14 +10,14 @@ from __future__ import annotations
 import difflib
 from typing import Any, Iterable, Mapping
 
-from . import _interpreter as interp
-from . import _nodes as n
-from ._cardset import Cardset
-from ._checker import walk
-from ._compiler import Compiler
-from ._rng import Rng
-from ._state import State, state_from_json
-from .errors import IllegalActionError, OptionError, RuleError
+from . import interpreter as interp
+from ..lang import nodes as n
+from ..cardset.loader import Cardset
+from ..cardset.checker import walk
+from .compiler import Compiler
+from .rng import Rng
+from .state import State, state_from_json
+from ..errors import IllegalActionError, OptionError, RuleError
 
 _MASK = (1 << 64) - 1
 

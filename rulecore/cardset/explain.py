@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import attrs
 
-from . import _nodes as n
-from .errors import Span
+from ..lang import nodes as n
+from ..errors import Span
 
 if TYPE_CHECKING:
-    from ._cardset import Ability, CardDef, Cardset
+    from .loader import Ability, CardDef, Cardset
 
 __all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_game", "find_entry"]
 
@@ -461,7 +461,7 @@ def _first_line(text: str, width: int = 60) -> str:
 
 
 def _calls(tree: Any) -> list[str]:
-    from ._checker import walk
+    from .checker import walk
 
     found: list[str] = []
     if tree is None:

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
-from . import _nodes as n
-from ._functions import cards_of, describe_value, items_of
-from .errors import RuleError
+from ..lang import nodes as n
+from ..lang.functions import cards_of, describe_value, items_of
+from ..errors import RuleError
 
 if TYPE_CHECKING:
-    from ._state import State
+    from .state import State
 
 Frame = tuple[Any, int, Any, dict]
 

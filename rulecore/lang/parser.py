@@ -18,10 +18,10 @@ import attrs
 import lark
 from lark import Token, Transformer, v_args
 
-from . import _nodes as n
-from ._functions import FUNCTIONS
-from ._resources import grammar_path
-from .errors import Problem, Span
+from . import nodes as n
+from .functions import FUNCTIONS
+from .._resources import grammar_path
+from ..errors import Problem, Span
 
 BUILTIN_NAMES = {
     "you": "the player carrying out the effect",

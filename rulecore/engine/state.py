@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import attrs
 
-from . import _interpreter as interp
-from . import _nodes as n
-from ._interpreter import Ctx, Decision, Option
-from ._rng import Rng
-from .errors import IllegalActionError, RuleError, StateError
+from . import interpreter as interp
+from ..lang import nodes as n
+from .interpreter import Ctx, Decision, Option
+from .rng import Rng
+from ..errors import IllegalActionError, RuleError, StateError
 
 if TYPE_CHECKING:
-    from ._game import Game, Rules
+    from .game import Game, Rules
 
 FORMAT = "rulecore-state/1"
 
