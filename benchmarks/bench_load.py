@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulecore  # noqa: E402
+from rulecore.cardset import includes, variants  # noqa: E402
 from rulecore.cardset import loader as _cardset, yamlsrc as _yamlsrc  # noqa: E402
 from rulecore.lang import parser as _parser  # noqa: E402
 from rulecore._resources import builtin_path  # noqa: E402
@@ -58,9 +59,7 @@ def stage_times(path: Path) -> tuple[float, float]:
 
         return wrapper
 
-    import rulecore.cardset.variants as variants
-
-    patches = [(variants, "read_yaml", timed("yaml", real_yaml)), (_cardset, "read_yaml", timed("yaml", real_yaml)),
+    patches = [(variants, "read_yaml", timed("yaml", real_yaml)), (includes, "read_yaml", timed("yaml", real_yaml)),
                (_cardset, "parse_effect", timed("parse", real_parse))]
     saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
     try:

@@ -19,7 +19,8 @@ from ..lang import nodes as n
 from ..lang.parser import Symbols, parse_effect
 from .._resources import builtin_cardsets, builtin_path
 from .schema import SCHEMA
-from .yamlsrc import Source, YamlSyntaxProblem, read_yaml
+from .includes import Sources
+from .variants import read_cardset_file, read_cardset_text
 from ..errors import CardsetError, Problem, Span
 
 
@@ -131,8 +132,6 @@ def load_cardset(name_or_path: str | Path) -> Cardset:
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``_variants``).  Every problem found is raised together as one ``CardsetError``.
     """
-    from .variants import read_cardset_file
-
     path = _resolve(name_or_path)
     return _build(*read_cardset_file(path))
 
@@ -156,8 +155,6 @@ def _resolve(name_or_path: str | Path) -> Path:
 
 def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
     """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
-    from .variants import read_cardset_text
-
     return _build(*read_cardset_text(text, file))
 
 
@@ -167,7 +164,6 @@ def _build(data: Any, sources: "Sources", problems: list[Problem]) -> Cardset:
     return loader.build()
 
 
-INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "options")
 _PARSE_CACHE: dict[Any, tuple[Any, list[Problem]]] = {}
 _PARSE_CACHE_SIZE = 8192
 
@@ -178,119 +174,6 @@ def _symbols_key(symbols: Symbols) -> tuple[Any, ...]:
         value = getattr(symbols, field.name)
         out.append(tuple(sorted(value.items())) if isinstance(value, Mapping) else value)
     return tuple(out)
-
-
-Route = tuple[Source, tuple[Any, ...]]
-
-
-class Sources:
-    """Positions of a cardset spread over files.
-
-    Entries from included files, and the entries a variant merges over its base, point
-    into their own file.  ``routes`` maps a path to the file (and the path in that file)
-    holding the value there and everything under it; ``exact`` maps a mapping that a
-    variant merged into its base's to the variant's file for that path only (what is
-    under it may still come from the base).  Other paths are in ``default``: the file
-    itself, or for a variant, its base's main file.
-    """
-
-    def __init__(self, main: Source):
-        self.main = main
-        self.file = main.file
-        self.default = main
-        self.exact: dict[tuple[Any, ...], Route] = {}
-        self.routes: dict[tuple[Any, ...], Route] = {}
-
-    def route(self, path: tuple[Any, ...], source: Source, source_path: tuple[Any, ...] | None = None) -> None:
-        self.routes[tuple(path)] = (source, tuple(path if source_path is None else source_path))
-
-    def resolve(self, path: tuple[Any, ...]) -> Route:
-        """The file holding the value at ``path``, and its path in that file."""
-        path = tuple(path)
-        hit = self.exact.get(path)
-        return hit if hit is not None else self.resolve_subtree(path)
-
-    def resolve_subtree(self, path: tuple[Any, ...]) -> Route:
-        if self.routes:
-            for i in range(len(path), -1, -1):
-                hit = self.routes.get(path[:i])
-                if hit is not None:
-                    return hit[0], hit[1] + path[i:]
-        return self.default, path
-
-    def _pick(self, path: tuple[Any, ...]) -> Source:
-        return self.resolve(path)[0]
-
-    def span(self, path: tuple[Any, ...], *, key: bool = False, card: str | None = None) -> Span:
-        source, spath = self.resolve(path)
-        return source.span(spath, key=key, card=card)
-
-    def text_span(
-        self, path: tuple[Any, ...], line: int, column: int, card: str | None = None, text: str | None = None
-    ) -> Span:
-        source, spath = self.resolve(path)
-        return source.text_span(spath, line, column, card, text)
-
-    @property
-    def all(self) -> list[Source]:
-        found = [self.main, self.default] + [r[0] for r in self.exact.values()] + [r[0] for r in self.routes.values()]
-        return list({id(s): s for s in found}.values())
-
-
-def _merge_includes(data: Any, sources: Sources) -> list[Problem]:
-    """Merge the sections of files named under 'include:' into the main data, in place."""
-    if not isinstance(data, dict) or "include" not in data:
-        return []
-    main = sources.main
-    problems: list[Problem] = []
-    files = data.pop("include")
-    if isinstance(files, str):
-        files = [files]
-    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
-        return [Problem("'include' must be a list of file paths", main.span(("include",)), None, "type")]
-    base = Path(main.file).parent
-    for i, name in enumerate(files):
-        path = base / name
-        from .variants import read_text_file
-
-        text, why = read_text_file(path)
-        if text is None:
-            assert why is not None
-            problems.append(Problem(f"cannot read included file '{name}': {why.message}", main.span(("include", i)),
-                                    why.hint or "paths are relative to the including file", "io"))
-            continue
-        try:
-            part, src = read_yaml(text, str(path))
-        except YamlSyntaxProblem as exc:
-            problems.append(exc.problem)
-            continue
-        if part is None:
-            continue
-        if not isinstance(part, dict):
-            problems.append(Problem("an included file must be a mapping of sections", src.span(()), None, "type"))
-            continue
-        for section, entries in part.items():
-            if section not in INCLUDABLE:
-                guess = difflib.get_close_matches(str(section), INCLUDABLE, n=1)
-                hint = f"did you mean '{guess[0]}'?" if guess else f"an included file may hold: {', '.join(INCLUDABLE)}"
-                problems.append(Problem(f"'{section}' cannot be in an included file", src.span((section,), key=True),
-                                        hint, "unknown-key"))
-                continue
-            if not isinstance(entries, dict):
-                problems.append(Problem(f"'{section}' must be a mapping", src.span((section,)), None, "type"))
-                continue
-            target = data.setdefault(section, {})
-            if not isinstance(target, dict):
-                continue
-            for key, value in entries.items():
-                if key in target:
-                    where = sources.span((section, key), key=True)
-                    problems.append(Problem(f"'{key}' under '{section}' is defined twice", src.span((section, key), key=True),
-                                            f"it is also defined at {where}", "duplicate"))
-                    continue
-                target[key] = value
-                sources.route((section, key), src)
-    return problems
 
 
 _TYPE_WORDS = {

@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .loader import Sources, _merge_includes
+from .includes import Sources, merge_includes, read_text_file
 from .._resources import builtin_cardsets, builtin_path
 from .schema import REMOVABLE
 from .yamlsrc import YamlSyntaxProblem, read_yaml
@@ -37,32 +37,6 @@ _KIND = {"cards": "card", "zones": "zone", "counters": "counter", "vars": "varia
 
 
 # --------------------------------------------------------------------------- reading files
-
-
-def read_text_file(path: Path) -> tuple[str | None, Problem | None]:
-    """The text of a UTF-8 file (a byte-order mark dropped), or None and the problem."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        return None, Problem(why.lower() if why[:1].isupper() and why[1:2].islower() else why, Span(str(path)), None,
-                             "io")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
-        shown = before.split(b"\n")[-1].decode("utf-8", "replace") + raw[exc.start : exc.end].decode("utf-8", "replace")
-        return None, Problem(
-            f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read",
-            Span(str(path), line, column, None, shown),
-            "save the file as UTF-8 (card files are plain UTF-8 text)",
-            "encoding",
-        )
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text, None
 
 
 def read_cardset_file(path: Path, chain: tuple[Any, ...] = ()) -> tuple[Any, Sources, list[Problem]]:
@@ -83,7 +57,7 @@ def read_cardset_text(text: str, file: str, chain: tuple[Any, ...] = ()) -> tupl
     except YamlSyntaxProblem as exc:
         raise CardsetError([exc.problem]) from None
     sources = Sources(src)
-    problems = _merge_includes(data, sources)
+    problems = merge_includes(data, sources)
     if isinstance(data, dict):
         if "extends" in data:
             data, sources, more = _extend(data, sources, file, chain)
