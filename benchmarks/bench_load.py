@@ -31,7 +31,7 @@ from rulecore.cardset import includes, variants  # noqa: E402
 from rulecore.cardset import loader as _cardset, yamlsrc as _yamlsrc  # noqa: E402
 from rulecore.lang import parser as _parser  # noqa: E402
 from rulecore._resources import builtin_path  # noqa: E402
-from rulecore.cardset.lint import validate_file  # noqa: E402
+from rulecore.cli.validate import validate_file  # noqa: E402
 
 
 def best(fn: Callable[[], Any], repeat: int, before: Callable[[], None] = lambda: None) -> float:

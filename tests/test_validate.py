@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import rulecore
 from rulecore.cardset.loader import load_cardset_text
 from rulecore._resources import data_dir
-from rulecore.cardset.lint import FileReport, targets, validate_file, validate_paths, validate_text
+from rulecore.cli.validate import FileReport, targets, validate_file, validate_paths, validate_text
 from rulecore.cli import app
 
 REPO = Path(__file__).resolve().parent.parent

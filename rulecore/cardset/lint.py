@@ -1,6 +1,6 @@
-"""``rulecore validate``: every problem of card files, and the checks only a whole cardset allows.
+"""The checks only a whole cardset allows, run by every load.
 
-Three parts:
+Two parts:
 
 - :func:`check_references` (errors, run by every load): names written as text that
   must exist (``option("mode")`` and its choices, ``phase == "score"``,
@@ -12,14 +12,14 @@ Three parts:
   function, ability, zone, counter, variable or option nothing uses, a signal no
   card answers, a card without a scoring ladder among cards that have one, two
   cards with one display name.
-- :func:`validate_paths`: the files and folders given to ``rulecore validate``,
-  each checked like a load, every problem collected, never a traceback.
+
+Checking files and folders for ``rulecore validate`` (which also makes games) is in
+``rulecore.cli.validate``.
 """
 
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import attrs
@@ -247,7 +247,7 @@ class _References:
     def expect(self, e: Any, bad: set[str], message: str, hint: str | None = None) -> None:
         kind = kind_of(e)
         if kind in bad:
-            self.problem(e.span, message.format(got=_KIND_WORDS[kind], text=_short(render_expr(e))),
+            self.problem(e.span, message.format(got=_KIND_WORDS[kind], text=shorten(render_expr(e))),
                          hint or _KIND_HINTS.get(kind), "kind")
 
     def kinds(self, node: Any) -> None:
@@ -284,7 +284,7 @@ class _References:
                 self.expect(node.args[1], not_number, f"the second argument of {node.func}() is how many, got {{got}}: {{text}}")
 
 
-def _short(text: str, width: int = 40) -> str:
+def shorten(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
@@ -296,7 +296,7 @@ def check_references(cs: "Cardset", span_of: SpanOf | None = None) -> list[Probl
 # ----------------------------------------------------------------------------- warnings
 
 
-def _warn(span: Span, message: str, hint: str | None, code: str) -> Problem:
+def warning(span: Span, message: str, hint: str | None, code: str) -> Problem:
     return Problem(message, span, hint, code, "warning")
 
 
@@ -315,7 +315,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
-            out.append(_warn(card.span, f"cards '{names[card.name]}' and '{cid}' are both named '{card.name}'",
+            out.append(warning(card.span, f"cards '{names[card.name]}' and '{cid}' are both named '{card.name}'",
                              "players tell cards apart by name: give one of them another 'name:'", "duplicate"))
         names.setdefault(card.name, cid)
     return out
@@ -336,7 +336,7 @@ def _unreachable(cs: "Cardset") -> list[Problem]:
                         word = "break" if isinstance(stmt, n.Break) else ("end game" if isinstance(stmt, n.EndGame) else "fail")
                         nxt = node.body[i + 1]
                         if not isinstance(nxt, n.Phase):
-                            out.append(_warn(nxt.span, f"this statement in {where} is never run: it follows '{word}'",
+                            out.append(warning(nxt.span, f"this statement in {where} is never run: it follows '{word}'",
                                              f"move it before the '{word}', or remove it", "unreachable"))
                         break
     # phases after one that always ends the game
@@ -344,7 +344,7 @@ def _unreachable(cs: "Cardset") -> list[Problem]:
     for i, phase in enumerate(phases[:-1]):
         if any(_ends(stmt) for stmt in phase.body.body):
             for later in phases[i + 1:]:
-                out.append(_warn(later.span, f"phase '{later.name}' is never reached: phase '{phase.name}' always ends "
+                out.append(warning(later.span, f"phase '{later.name}' is never reached: phase '{phase.name}' always ends "
                                  "the game", "put the 'end game' inside an 'if', or remove the phase", "unreachable"))
             break
     return out
@@ -405,17 +405,17 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
     out: list[Problem] = []
     for name in cs.procedures:
         if name not in called:
-            out.append(_warn(at(("procedures", name)), f"procedure '{name}' is never called",
+            out.append(warning(at(("procedures", name)), f"procedure '{name}' is never called",
                              f"nothing says 'call {name}': remove it, or call it", "unused"))
     for name in cs.functions:
         if name not in functions:
-            out.append(_warn(at(("functions", name)), f"function '{name}' is never used",
+            out.append(warning(at(("functions", name)), f"function '{name}' is never used",
                              f"no effect text calls {name}(...)", "unused"))
     if not every_ability:
         for cid, card in cs.cards.items():
             for aname in card.abilities:
                 if aname not in abilities:
-                    out.append(_warn(at(("cards", cid, "abilities", aname), card.span),
+                    out.append(warning(at(("cards", cid, "abilities", aname), card.span),
                                      f"ability '{aname}' of card '{cid}' is never used",
                                      _did_you_mean(aname, abilities - {""},
                                                    f"nothing says 'use \"{aname}\" of ...' or usable(c, \"{aname}\"), "
@@ -423,29 +423,29 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
     if not every_zone:
         for name in cs.zones:
             if name not in zones and name not in texts:
-                out.append(_warn(at(("zones", name)), f"zone '{name}' is never used",
+                out.append(warning(at(("zones", name)), f"zone '{name}' is never used",
                                  "no effect text moves cards to it or reads it", "unused"))
     for name in cs.counters:
         if name not in counters:
-            out.append(_warn(at(("counters", name)), f"counter '{name}' is never used",
+            out.append(warning(at(("counters", name)), f"counter '{name}' is never used",
                              "no effect text changes or reads it", "unused"))
     for name in cs.vars:
         if name not in variables:
-            out.append(_warn(at(("vars", name)), f"variable '{name}' is never used",
+            out.append(warning(at(("vars", name)), f"variable '{name}' is never used",
                              "no effect text sets or reads it", "unused"))
     if not every_option:
         for name in cs.options:
             if name not in options:
-                out.append(_warn(at(("options", name)), f"option '{name}' is never read",
+                out.append(warning(at(("options", name)), f"option '{name}' is never read",
                                  f"no effect text says option(\"{name}\"), so it changes nothing", "unused"))
     for event in sorted(signals - answered):
         spans = [node.span for node in _nodes(cs) if isinstance(node, n.Signal) and node.event == event]
-        out.append(_warn(spans[0], f"no card answers the signal '{event}'",
+        out.append(warning(spans[0], f"no card answers the signal '{event}'",
                          _did_you_mean(event, answered, f"a card ability with 'on: {event}' would answer it"),
                          "trigger"))
     for event in sorted(answers_menus - answered):
         spans = [node.span for node in _nodes(cs) if isinstance(node, n.AnswerOption) and node.event == event]
-        out.append(_warn(spans[0], f"'option answers \"{event}\"' offers nothing: no card answers '{event}'",
+        out.append(warning(spans[0], f"'option answers \"{event}\"' offers nothing: no card answers '{event}'",
                          _did_you_mean(event, answered, f"give a card an ability with 'on: {event}'"), "trigger"))
     return out
 
@@ -457,190 +457,8 @@ def _ladders(cs: "Cardset") -> list[Problem]:
     out = []
     for card in cs.cards.values():
         if not card.scoring:
-            out.append(_warn(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
+            out.append(warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
                              "have one: ladder_score() counts it as 0 points",
                              "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
                              "nothing", "scoring"))
     return out
-
-
-# ----------------------------------------------------------------------------- validating files
-
-
-@attrs.frozen
-class FileReport:
-    """The outcome of checking one cardset file."""
-
-    file: str
-    cardset: str | None  # its name, when it loaded
-    problems: tuple[Problem, ...]
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for p in self.problems if p.severity != "warning")
-
-    @property
-    def warnings(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "warning")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "cardset": self.cardset,
-            "ok": self.errors == 0,
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "problems": [dict(p.to_dict(), severity=p.severity) for p in self.problems],
-        }
-
-
-class UsageError(Exception):
-    """A path that does not exist (exit code 2)."""
-
-
-def _is_part(path: Path) -> bool | None:
-    """True: a file of sections meant for 'include:'; False: a cardset; None: cannot tell (broken)."""
-    from .schema import INCLUDABLE
-    from .yamlsrc import YamlSyntaxProblem, read_yaml
-    from .variants import read_text_file
-
-    if path.name in ("cardset.yaml", "cardset.yml"):
-        return False
-    text, _ = read_text_file(path)
-    if text is None:
-        return None
-    try:
-        data, _src = read_yaml(text, str(path))
-    except YamlSyntaxProblem:
-        return None
-    if isinstance(data, dict) and data and all(k in INCLUDABLE for k in data):
-        return True
-    return False if isinstance(data, dict) else None
-
-
-def _included_by(path: Path) -> set[Path]:
-    """The files a cardset file names under 'include:' (resolved)."""
-    from .yamlsrc import YamlSyntaxProblem, read_yaml
-    from .variants import read_text_file
-
-    text, _ = read_text_file(path)
-    if text is None:
-        return set()
-    try:
-        data, _src = read_yaml(text, str(path))
-    except YamlSyntaxProblem:
-        return set()
-    files = data.get("include") if isinstance(data, dict) else None
-    if isinstance(files, str):
-        files = [files]
-    if not isinstance(files, list):
-        return set()
-    out = set()
-    for name in files:
-        if isinstance(name, str):
-            try:
-                out.add((path.parent / name).resolve())
-            except (OSError, ValueError):
-                pass
-    return out
-
-
-def targets(paths: Iterable[str]) -> list[Path]:
-    """The cardset files to check: files as given; in folders, every cardset.yaml and *.yaml cardset.
-
-    In a folder, a file that only holds sections for 'include:' (cards:, procedures:, ...)
-    is checked as part of the cardset that includes it, not on its own.
-    """
-    from .._resources import builtin_path
-
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            builtin = builtin_path(raw) if "/" not in raw else None
-            if builtin is None:
-                raise UsageError(f"no such file or folder: {raw}")
-            found.append(builtin)
-            continue
-        if path.is_file():
-            found.append(path)
-            continue
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-        included: set[Path] = set()
-        for p in files:
-            included |= _included_by(p)
-        # a file another one includes is checked with it; a part nothing includes is reported
-        found.extend(p for p in files if p.resolve() not in included)
-    unique: dict[Path, Path] = {}
-    for p in found:
-        unique.setdefault(p.resolve(), p)
-    return list(unique.values())
-
-
-def validate_file(path: Path, *, games: bool = True) -> FileReport:
-    """Check one file the way a load does, and more; every problem, never an exception."""
-    from .loader import load_cardset
-
-    file = str(path)
-    part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
-    if part:
-        return FileReport(file, None, (_warn(Span(file, 1, 1, None, _first_line(path)),
-                                             "this file holds only sections for 'include:', and no cardset here "
-                                             "includes it", "name it under 'include:' in a cardset file, or check "
-                                             "that cardset instead", "include"),))
-    try:
-        cs = load_cardset(path)
-    except CardsetError as exc:
-        return FileReport(file, None, tuple(exc.problems))
-    except RecursionError:
-        return FileReport(file, None, (Problem("the data is nested too deeply to check", Span(file), None,
-                                               "invalid"),))
-    except Exception as exc:  # noqa: BLE001 - a bug in rulecore, not in the file: still no traceback
-        return FileReport(file, None, (Problem(
-            f"rulecore could not check this file ({type(exc).__name__}: {_short(str(exc), 200)})", Span(file),
-            "this is a bug in rulecore: please report it with this file", "internal"),))
-    problems = list(cs.warnings)
-    if games:
-        problems.extend(_try_games(cs))
-    return FileReport(file, cs.name, tuple(problems))
-
-
-def _first_line(path: Path) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.readline().rstrip("\n")
-    except OSError:
-        return None
-
-
-def _try_games(cs: "Cardset") -> list[Problem]:
-    """Make a game with the fewest and the most players (default options): the set-up data must fit."""
-    from ..engine.game import Game
-    from ..errors import RulecoreError
-
-    out: list[Problem] = []
-    for players in sorted({cs.min_players, cs.max_players}):
-        try:
-            Game(cs, players)
-        except RulecoreError as exc:
-            out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
-        except Exception as exc:  # noqa: BLE001 - reported, never raised
-            out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
-                               Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
-    return out
-
-
-def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:
-    """Check every cardset file the paths name; raises UsageError for a path that does not exist."""
-    return [validate_file(path, games=games) for path in targets(paths)]
-
-
-def validate_text(text: str, file: str = "<string>") -> list[Problem]:
-    """Every problem (errors and warnings) of a cardset given as text."""
-    from .loader import load_cardset_text
-
-    try:
-        cs = load_cardset_text(text, file)
-    except CardsetError as exc:
-        return list(exc.problems)
-    return list(cs.warnings)

@@ -16,10 +16,14 @@ import attrs
 import jsonschema
 
 from ..lang import nodes as n
-from ..lang.parser import Symbols, parse_effect
+from ..lang.functions import FUNCTIONS
+from ..lang.parser import BUILTIN_NAMES, KEYWORDS, Symbols, parse_effect
 from .._resources import builtin_cardsets, builtin_path
 from .schema import SCHEMA
+from .checker import check_cardset
 from .includes import Sources
+from .lint import check_references, lint
+from .repair import repair
 from .variants import read_cardset_file, read_cardset_text
 from ..errors import CardsetError, Problem, Span
 
@@ -228,8 +232,6 @@ class _Loader:
 
     def mend(self) -> None:
         """After schema problems: go on with a repaired copy of the data, or stop if it cannot be mended."""
-        from .repair import repair
-
         mended = repair(self.data, SCHEMA)
         if mended is None:
             self.fail()
@@ -548,9 +550,6 @@ class _Loader:
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )
-        from .checker import check_cardset
-        from .lint import check_references, lint
-
         if not self.skip_effects and not self.meaning_unsure:
             try:
                 # the trigger check is check_references' own (it points at the 'on:' line)
@@ -586,10 +585,6 @@ class _Loader:
                     self.problem((section, name), f"'{name}' is declared as both {seen[name]} and {section[:-1]}",
                                  "give them different names", "duplicate", key=True)
                 seen.setdefault(name, section[:-1])
-        from ..lang.parser import BUILTIN_NAMES, KEYWORDS
-
-        from ..lang.functions import FUNCTIONS
-
         for name in d.get("functions") or {}:
             if name in FUNCTIONS:
                 self.problem(("functions", name), f"'{name}' is a built-in function", "pick another name",

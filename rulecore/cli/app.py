@@ -39,6 +39,10 @@ from rulecore.simulate import (
 )
 from rulecore.simulate import simulate as run_simulation
 
+from ..cardset.explain import explain_entry, explain_game, find_entry, suggest
+from ..cardset.schema import editor_schema
+from .validate import UsageError, validate_paths
+
 __all__ = ["app", "main", "parse_options", "render_view"]
 
 HUMAN_SEAT = 0
@@ -730,8 +734,6 @@ def validate_command(
     Exit code 0 when clean (warnings alone do not fail unless --strict), 1 when a problem was
     found, 2 for a usage error.
     """
-    from rulecore.cardset.lint import UsageError, validate_paths
-
     if output_format not in _FORMATS:
         _fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
     try:
@@ -773,8 +775,6 @@ def explain_command(
     ] = None,
 ) -> None:
     """Show what the engine understood: a card's effect tree and its text rendered back, or a game summary."""
-    from rulecore.cardset.explain import explain_entry, explain_game, find_entry, suggest
-
     out = _stdout()
     with _clean_errors():
         cardset = _load(game)
@@ -799,8 +799,6 @@ def schema_command(
     ] = None,
 ) -> None:
     """Print the JSON Schema of cardset files, for an editor's YAML language server (see docs/cardset-reference.md)."""
-    from rulecore.cardset.schema import editor_schema
-
     text = json.dumps(editor_schema(part), indent=2)
     if output is None:
         typer.echo(text)

@@ -1,0 +1,182 @@
+"""``rulecore validate``: every problem of the card files and folders given, each checked like a
+load plus a game made for the fewest and the most players; every problem collected, never a
+traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+import attrs
+
+from .._resources import builtin_path
+from ..cardset.includes import read_text_file
+from ..cardset.lint import shorten, warning
+from ..cardset.loader import Cardset, load_cardset, load_cardset_text
+from ..cardset.schema import INCLUDABLE
+from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
+from ..engine.game import Game
+from ..errors import CardsetError, Problem, RulecoreError, Span
+
+
+@attrs.frozen
+class FileReport:
+    """The outcome of checking one cardset file."""
+
+    file: str
+    cardset: str | None  # its name, when it loaded
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.problems if p.severity != "warning")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "warning")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "cardset": self.cardset,
+            "ok": self.errors == 0,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "problems": [dict(p.to_dict(), severity=p.severity) for p in self.problems],
+        }
+
+
+class UsageError(Exception):
+    """A path that does not exist (exit code 2)."""
+
+
+def _is_part(path: Path) -> bool | None:
+    """True: a file of sections meant for 'include:'; False: a cardset; None: cannot tell (broken)."""
+    if path.name in ("cardset.yaml", "cardset.yml"):
+        return False
+    text, _ = read_text_file(path)
+    if text is None:
+        return None
+    try:
+        data, _src = read_yaml(text, str(path))
+    except YamlSyntaxProblem:
+        return None
+    if isinstance(data, dict) and data and all(k in INCLUDABLE for k in data):
+        return True
+    return False if isinstance(data, dict) else None
+
+
+def _included_by(path: Path) -> set[Path]:
+    """The files a cardset file names under 'include:' (resolved)."""
+    text, _ = read_text_file(path)
+    if text is None:
+        return set()
+    try:
+        data, _src = read_yaml(text, str(path))
+    except YamlSyntaxProblem:
+        return set()
+    files = data.get("include") if isinstance(data, dict) else None
+    if isinstance(files, str):
+        files = [files]
+    if not isinstance(files, list):
+        return set()
+    out = set()
+    for name in files:
+        if isinstance(name, str):
+            try:
+                out.add((path.parent / name).resolve())
+            except (OSError, ValueError):
+                pass
+    return out
+
+
+def targets(paths: Iterable[str]) -> list[Path]:
+    """The cardset files to check: files as given; in folders, every cardset.yaml and *.yaml cardset.
+
+    In a folder, a file that only holds sections for 'include:' (cards:, procedures:, ...)
+    is checked as part of the cardset that includes it, not on its own.
+    """
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            builtin = builtin_path(raw) if "/" not in raw else None
+            if builtin is None:
+                raise UsageError(f"no such file or folder: {raw}")
+            found.append(builtin)
+            continue
+        if path.is_file():
+            found.append(path)
+            continue
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        included: set[Path] = set()
+        for p in files:
+            included |= _included_by(p)
+        # a file another one includes is checked with it; a part nothing includes is reported
+        found.extend(p for p in files if p.resolve() not in included)
+    unique: dict[Path, Path] = {}
+    for p in found:
+        unique.setdefault(p.resolve(), p)
+    return list(unique.values())
+
+
+def validate_file(path: Path, *, games: bool = True) -> FileReport:
+    """Check one file the way a load does, and more; every problem, never an exception."""
+    file = str(path)
+    part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
+    if part:
+        return FileReport(file, None, (warning(Span(file, 1, 1, None, _first_line(path)),
+                                             "this file holds only sections for 'include:', and no cardset here "
+                                             "includes it", "name it under 'include:' in a cardset file, or check "
+                                             "that cardset instead", "include"),))
+    try:
+        cs = load_cardset(path)
+    except CardsetError as exc:
+        return FileReport(file, None, tuple(exc.problems))
+    except RecursionError:
+        return FileReport(file, None, (Problem("the data is nested too deeply to check", Span(file), None,
+                                               "invalid"),))
+    except Exception as exc:  # noqa: BLE001 - a bug in rulecore, not in the file: still no traceback
+        return FileReport(file, None, (Problem(
+            f"rulecore could not check this file ({type(exc).__name__}: {shorten(str(exc), 200)})", Span(file),
+            "this is a bug in rulecore: please report it with this file", "internal"),))
+    problems = list(cs.warnings)
+    if games:
+        problems.extend(_try_games(cs))
+    return FileReport(file, cs.name, tuple(problems))
+
+
+def _first_line(path: Path) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().rstrip("\n")
+    except OSError:
+        return None
+
+
+def _try_games(cs: Cardset) -> list[Problem]:
+    """Make a game with the fewest and the most players (default options): the set-up data must fit."""
+    out: list[Problem] = []
+    for players in sorted({cs.min_players, cs.max_players}):
+        try:
+            Game(cs, players)
+        except RulecoreError as exc:
+            out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
+        except Exception as exc:  # noqa: BLE001 - reported, never raised
+            out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
+                               Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
+    return out
+
+
+def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:
+    """Check every cardset file the paths name; raises UsageError for a path that does not exist."""
+    return [validate_file(path, games=games) for path in targets(paths)]
+
+
+def validate_text(text: str, file: str = "<string>") -> list[Problem]:
+    """Every problem (errors and warnings) of a cardset given as text."""
+    try:
+        cs = load_cardset_text(text, file)
+    except CardsetError as exc:
+        return list(exc.problems)
+    return list(cs.warnings)
