@@ -7,11 +7,12 @@ cardset, and returns every problem it finds (it never stops at the first).
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
 from ..lang import nodes as n
+from ..lang.nodes import children, walk
 from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS
 from ..errors import Problem, Span
@@ -20,29 +21,6 @@ if TYPE_CHECKING:
     from .loader import Cardset
 
 CARD_ATTRS = ("name", "type", "tags", "marks", "face_up")
-
-
-def children(node: Any) -> Iterator[Any]:
-    """Every node directly inside ``node`` (expressions, statements, options)."""
-    for field in attrs.fields(type(node)):
-        if field.name == "span":
-            continue
-        value = getattr(node, field.name)
-        yield from _nodes_in(value)
-
-
-def _nodes_in(value: Any) -> Iterator[Any]:
-    if isinstance(value, (n.Expr, n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
-
-
-def walk(node: Any) -> Iterator[Any]:
-    yield node
-    for child in children(node):
-        yield from walk(child)
 
 
 def bound_names(body: Any) -> set[str]:

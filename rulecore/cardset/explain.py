@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import attrs
 
 from ..lang import nodes as n
+from ..lang.nodes import walk
 from ..errors import Span
 
 if TYPE_CHECKING:
@@ -461,8 +462,6 @@ def _first_line(text: str, width: int = 60) -> str:
 
 
 def _calls(tree: Any) -> list[str]:
-    from .checker import walk
-
     found: list[str] = []
     if tree is None:
         return found

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 import attrs
 
 from ..lang import nodes as n
-from .checker import CARD_ATTRS, walk
+from ..lang.nodes import walk
+from .checker import CARD_ATTRS
 from .explain import render_expr
 from ..errors import CardsetError, Problem, Span
 

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 from . import interpreter as interp
 from ..lang import nodes as n
 from ..cardset.loader import Cardset
-from ..cardset.checker import walk
+from ..lang.nodes import walk
 from .compiler import Compiler
 from .rng import Rng
 from .state import State, state_from_json

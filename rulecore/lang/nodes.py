@@ -8,7 +8,7 @@ No node refers to lark.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 import attrs
 
@@ -481,3 +481,30 @@ class Rounds(Stmt):
 
 SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""
+
+
+# Walking trees.
+
+
+def children(node: Any) -> Iterator[Any]:
+    """Every node directly inside ``node`` (expressions, statements, options)."""
+    for field in attrs.fields(type(node)):
+        if field.name == "span":
+            continue
+        value = getattr(node, field.name)
+        yield from _nodes_in(value)
+
+
+def _nodes_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, (Expr, Stmt, StaticOption, DynamicOption, AnswerOption)):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """``node`` and every node inside it, depth first."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
