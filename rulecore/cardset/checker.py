@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import attrs
 
 from ..lang import nodes as n
+from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import children, walk
 from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS
@@ -158,12 +159,18 @@ class Checker:
                 self.expr(child, ctx, 0)
 
     def expect_zone(self, expr: Any, what: str) -> None:
-        if isinstance(expr, (n.Literal, n.ListExpr, n.BinOp, n.Compare, n.And, n.Or, n.Not, n.CounterRef)):
-            self.problem(expr.span, f"'{what}' needs a zone here, got {_kind_word(expr)}",
-                         "name a zone, e.g. 'discard' or 'hand of you'", "kind")
-        elif isinstance(expr, n.Builtin) and expr.name in ("you", "players", "opponents", "round", "player_count"):
-            self.problem(expr.span, f"'{what}' needs a zone here, got the player value '{expr.name}'",
-                         "name a zone, e.g. 'hand of you'", "kind")
+        kind = kind_of(expr)
+        if kind == "zone" or (kind is None and not isinstance(expr, n.BinOp)):
+            return
+        hint = "name a zone, e.g. 'discard' or 'hand of you'"
+        if isinstance(expr, n.Builtin):
+            got = f"the {'player ' if kind in ('player', 'players') else ''}value '{expr.name}'"
+            hint = "name a zone, e.g. 'hand of you'"
+        elif isinstance(expr, n.CounterRef):
+            got = f"the counter '{expr.counter}'"
+        else:
+            got = KIND_WORDS.get(kind or "", "a number or a list")  # a '+' whose sides the text does not show
+        self.problem(expr.span, f"'{what}' needs a zone here, got {got}", hint, "kind")
 
     def check_choose(self, node: n.Choose) -> None:
         src = node.source
@@ -226,25 +233,6 @@ class Checker:
                 self.problem(node.item.span, f"unknown tag '{node.item.value}'", hint, "unknown-name")
         for child in children(node):
             self.expr(child, ctx, it)
-
-
-def _kind_word(expr: Any) -> str:
-    if isinstance(expr, n.Literal):
-        v = expr.value
-        if isinstance(v, bool):
-            return "a truth value"
-        if isinstance(v, int):
-            return "a number"
-        if isinstance(v, str):
-            return "a text"
-        return "nothing"
-    if isinstance(expr, n.CounterRef):
-        return f"the counter '{expr.counter}'"
-    if isinstance(expr, (n.Compare, n.And, n.Or, n.Not)):
-        return "a condition"
-    if isinstance(expr, n.BinOp):
-        return "a number"
-    return "a list"
 
 
 def check_cardset(cs: "Cardset") -> list[Problem]:

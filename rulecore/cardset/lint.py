@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 import attrs
 
 from ..lang import nodes as n
+from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import walk
 from .checker import CARD_ATTRS
 from .explain import render_expr
@@ -88,58 +89,6 @@ def phase_names(cs: "Cardset") -> list[str]:
 
 # ----------------------------------------------------------------------------- kinds
 
-_NUMBER_FUNCS = {"count", "sum", "min", "max", "abs", "ladder_score", "min_of", "max_of", "shared_props"}
-_TRUTH_FUNCS = {"usable", "any", "every"}
-_TEXT_FUNCS = {"player_name", "label"}
-
-
-def kind_of(e: Any) -> str | None:
-    """What an expression gives, when the text alone shows it: number, truth, text, zone, players, player, list."""
-    if isinstance(e, n.Literal):
-        v = e.value
-        if isinstance(v, bool):
-            return "truth"
-        if isinstance(v, int):
-            return "number"
-        if isinstance(v, str):
-            return "text"
-        return None
-    if isinstance(e, n.ListExpr):
-        return "list"
-    if isinstance(e, n.ZoneRef):
-        return "zone"
-    if isinstance(e, (n.CounterRef, n.Neg)):
-        return "number"
-    if isinstance(e, (n.Compare, n.Contains, n.And, n.Or, n.Not)):
-        return "truth"
-    if isinstance(e, n.Builtin):
-        return {"you": "player", "turn_player": "player", "players": "players", "opponents": "players",
-                "round": "number", "player_count": "number", "phase": "text"}.get(e.name)
-    if isinstance(e, n.Seat):
-        return "player"
-    if isinstance(e, n.BinOp):
-        if e.op in "-*/%":
-            return "number"
-        left, right = kind_of(e.left), kind_of(e.right)
-        if "text" in (left, right):
-            return "text"
-        if left == right == "number":
-            return "number"
-        return None
-    if isinstance(e, n.Call):
-        if e.func in _NUMBER_FUNCS:
-            return "number"
-        if e.func in _TRUTH_FUNCS:
-            return "truth"
-        if e.func in _TEXT_FUNCS:
-            return "text"
-    return None
-
-
-_KIND_WORDS = {
-    "number": "a number", "truth": "a condition (true or false)", "text": "a text", "zone": "a zone",
-    "players": "players", "player": "a player", "list": "a list",
-}
 _KIND_HINTS = {
     "zone": "count(ZONE) is the number of cards in a zone",
     "players": "count(players) is the number of players",
@@ -248,7 +197,7 @@ class _References:
     def expect(self, e: Any, bad: set[str], message: str, hint: str | None = None) -> None:
         kind = kind_of(e)
         if kind in bad:
-            self.problem(e.span, message.format(got=_KIND_WORDS[kind], text=shorten(render_expr(e))),
+            self.problem(e.span, message.format(got=KIND_WORDS[kind], text=shorten(render_expr(e))),
                          hint or _KIND_HINTS.get(kind), "kind")
 
     def kinds(self, node: Any) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
-from ..lang.parser import static_kind
+from ..lang.kinds import static_kind
 from ..errors import RuleError
 
 Fn = Callable[[Any], Any]

@@ -20,6 +20,7 @@ from lark import Token, Transformer, v_args
 
 from . import nodes as n
 from .functions import FUNCTIONS
+from .kinds import static_kind
 from .._resources import grammar_path
 from ..errors import Problem, Span
 
@@ -507,40 +508,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 span, f"'{sname}' is a {what} of each player (or slot): say which", f"write '{sname} of you' or '{sname} of p'"
             )
         return n.Var(sname, span)
-
-
-_CARD_FUNCS = {"top", "bottom", "cards", "random", "first", "last", "chain"}
-
-
-def static_kind(expr: Any) -> str | None:
-    """What the items of a collection are, when the text alone shows it (else None)."""
-    if isinstance(expr, n.Where):
-        return static_kind(expr.source)
-    if isinstance(expr, n.Builtin) and expr.name in ("players", "opponents", "you", "turn_player"):
-        return "player"
-    if isinstance(expr, n.Call) and expr.func in ("clockwise_from",):
-        return "player"
-    if isinstance(expr, n.Literal) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
-        return "value"
-    if isinstance(expr, n.Seat):
-        return "player"
-    if isinstance(expr, n.ZoneRef):
-        return "card"
-    if isinstance(expr, n.Call):
-        if expr.func in ("sets", "with_one"):
-            return "set"
-        if expr.func in _CARD_FUNCS and expr.args:
-            return static_kind(expr.args[0]) or ("card" if expr.func != "random" else None)
-        if expr.func in ("lowest", "highest") and expr.args:
-            return static_kind(expr.args[0])
-    if isinstance(expr, n.ListExpr) and expr.items:
-        kinds = {static_kind(i) for i in expr.items}
-        if all(isinstance(i, n.Literal) for i in expr.items):
-            return "value"
-        return kinds.pop() if len(kinds) == 1 else None
-    if isinstance(expr, n.BinOp) and expr.op == "+":
-        return static_kind(expr.left) or static_kind(expr.right)
-    return None
 
 
 def parse_effect(

@@ -1,0 +1,101 @@
+"""What an expression is, read from its text alone (before any game runs).
+
+``kind_of`` tells what an expression gives (a number, a condition, a zone, players, ...)
+for the checks and their messages; ``static_kind`` tells what the items of a collection
+are (cards, players, values, sets) for the parser and compiler.  Both answer None when
+the text does not show it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import nodes as n
+
+_NUMBER_FUNCS = {"count", "sum", "min", "max", "abs", "ladder_score", "min_of", "max_of", "shared_props"}
+_TRUTH_FUNCS = {"usable", "any", "every"}
+_TEXT_FUNCS = {"player_name", "label"}
+
+
+def kind_of(e: Any) -> str | None:
+    """What an expression gives, when the text alone shows it (a key of ``KIND_WORDS``), else None."""
+    if isinstance(e, n.Literal):
+        v = e.value
+        if isinstance(v, bool):
+            return "truth"
+        if isinstance(v, int):
+            return "number"
+        if isinstance(v, str):
+            return "text"
+        return "nothing" if v is None else None
+    if isinstance(e, n.ListExpr):
+        return "list"
+    if isinstance(e, n.ZoneRef):
+        return "zone"
+    if isinstance(e, (n.CounterRef, n.Neg)):
+        return "number"
+    if isinstance(e, (n.Compare, n.Contains, n.And, n.Or, n.Not)):
+        return "truth"
+    if isinstance(e, n.Builtin):
+        return {"you": "player", "turn_player": "player", "players": "players", "opponents": "players",
+                "round": "number", "player_count": "number", "phase": "text"}.get(e.name)
+    if isinstance(e, n.Seat):
+        return "player"
+    if isinstance(e, n.BinOp):
+        if e.op in "-*/%":
+            return "number"
+        left, right = kind_of(e.left), kind_of(e.right)
+        if "text" in (left, right):
+            return "text"
+        if left == right == "number":
+            return "number"
+        return None
+    if isinstance(e, n.Call):
+        if e.func in _NUMBER_FUNCS:
+            return "number"
+        if e.func in _TRUTH_FUNCS:
+            return "truth"
+        if e.func in _TEXT_FUNCS:
+            return "text"
+    return None
+
+
+KIND_WORDS = {
+    "number": "a number", "truth": "a condition (true or false)", "text": "a text", "zone": "a zone",
+    "players": "players", "player": "a player", "list": "a list", "nothing": "nothing",
+}
+"""How a message names each kind ``kind_of`` gives."""
+
+
+_CARD_FUNCS = {"top", "bottom", "cards", "random", "first", "last", "chain"}
+
+
+def static_kind(expr: Any) -> str | None:
+    """What the items of a collection are, when the text alone shows it (else None)."""
+    if isinstance(expr, n.Where):
+        return static_kind(expr.source)
+    if isinstance(expr, n.Builtin) and expr.name in ("players", "opponents", "you", "turn_player"):
+        return "player"
+    if isinstance(expr, n.Call) and expr.func in ("clockwise_from",):
+        return "player"
+    if isinstance(expr, n.Literal) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return "value"
+    if isinstance(expr, n.Seat):
+        return "player"
+    if isinstance(expr, n.ZoneRef):
+        return "card"
+    if isinstance(expr, n.Call):
+        if expr.func in ("sets", "with_one"):
+            return "set"
+        if expr.func in _CARD_FUNCS and expr.args:
+            return static_kind(expr.args[0]) or ("card" if expr.func != "random" else None)
+        if expr.func in ("lowest", "highest") and expr.args:
+            return static_kind(expr.args[0])
+    if isinstance(expr, n.ListExpr) and expr.items:
+        kinds = {static_kind(i) for i in expr.items}
+        if all(isinstance(i, n.Literal) for i in expr.items):
+            return "value"
+        return kinds.pop() if len(kinds) == 1 else None
+    if isinstance(expr, n.BinOp) and expr.op == "+":
+        return static_kind(expr.left) or static_kind(expr.right)
+    return None
