@@ -18,10 +18,11 @@ from . import interpreter as interp
 from ..lang import nodes as n
 from .interpreter import Ctx, Decision, Option
 from .rng import Rng
+from .rules import Rules
 from ..errors import IllegalActionError, RuleError, StateError
 
 if TYPE_CHECKING:
-    from .game import Game, Rules
+    from .game import Game
 
 FORMAT = "rulecore-state/1"
 

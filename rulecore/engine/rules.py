@@ -1,0 +1,200 @@
+"""``Rules``: everything about one game that never changes while it is played (card instances,
+zone keys, compiled expressions, the node table used to save frames); every ``State`` of the
+game shares it, so cloning never copies it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from . import interpreter as interp
+from ..lang import nodes as n
+from ..cardset.loader import Cardset
+from ..lang.nodes import walk
+from .compiler import Compiler
+
+
+class _NoState:
+    """Stands in for a state while card inclusion is decided, before any state exists."""
+
+    round = 0
+    turn_player = None
+    phase = None
+    zones: dict[str, list[int]] = {}
+
+
+class Rules:
+    """The unchanging part of one game: shared by all its states."""
+
+    loop_limit = 10_000
+    done_label = "Done"
+    decline_label = "Decline"
+
+    def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any]):
+        self.cardset = cardset
+        self.players = players
+        self.options = dict(options)
+        self.seats = tuple(range(players))
+        self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
+        self.defs = cardset.cards
+        self.compiler = Compiler(cardset.functions)
+        self.fn = self.compiler
+
+        # zones
+        self.zone_keys: dict[str, tuple[str, ...]] = {}
+        self.zone_visibility: dict[str, str] = {}
+        self.zone_owner: dict[str, int | None] = {}
+        self.zone_base: dict[str, int] = {}  # what 'NAME of X' counts from: seat 0, or slot 1
+        for name, z in cardset.zones.items():
+            if z.per_player:
+                keys = tuple(f"{name}/{p}" for p in range(players))
+                for p, key in enumerate(keys):
+                    self.zone_visibility[key] = z.visibility
+                    self.zone_owner[key] = p
+                self.zone_base[name] = 0
+            elif z.slots:
+                keys = tuple(f"{name}/{i}" for i in range(1, z.slots + 1))
+                for key in keys:
+                    self.zone_visibility[key] = z.visibility
+                    self.zone_owner[key] = None
+                self.zone_base[name] = 1
+            else:
+                keys = (name,)
+                self.zone_visibility[name] = z.visibility
+                self.zone_owner[name] = None
+            self.zone_keys[name] = keys
+
+        # card instances
+        types: list[str] = []
+        ctx = interp.Ctx.__new__(interp.Ctx)
+        ctx.state = _NoState()  # type: ignore[assignment]
+        ctx.rules = self  # type: ignore[assignment]
+        ctx.env = {"$you": None, "$this": None}
+        for cid, card in cardset.cards.items():
+            if card.include_if is not None and not self.fn(card.include_if)(ctx):
+                continue
+            types.extend([cid] * card.count)
+        self.instance_type: tuple[str, ...] = tuple(types)
+        self._names = tuple(self.defs[t].name for t in types)
+        self._group_labels: dict[tuple[str, ...], str] = {}  # a memo of pure labels, never part of a state
+
+        # triggers: event -> zone -> card type -> ability
+        self.triggers: dict[str, dict[str, dict[str, Any]]] = {}
+        for cid, card in cardset.cards.items():
+            for ability in card.abilities.values():
+                if ability.on is not None and ability.zone is not None:
+                    self.triggers.setdefault(ability.on, {}).setdefault(ability.zone, {})[cid] = ability
+
+        # node table, so frames can be saved as numbers
+        self.nodes: list[Any] = []
+        self.node_id: dict[int, int] = {}
+        roots: list[Any] = [cardset.program]
+        roots += [p.body for _, p in sorted(cardset.procedures.items())]
+        for cid, card in cardset.cards.items():
+            roots += [a.body for _, a in sorted(card.abilities.items())]
+        exprs = [cardset.winners, cardset.heuristic] + [f.body for f in cardset.functions.values()]
+        for card in cardset.cards.values():
+            exprs += [card.include_if] + [a.when for a in card.abilities.values()]
+        for root in roots + exprs:
+            if root is None:
+                continue
+            for node in walk(root):
+                if isinstance(node, n.Expr):
+                    self.fn(node)
+                if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
+                    self.node_id[id(node)] = len(self.nodes)
+                    self.nodes.append(node)
+
+    # ---- cards
+    def trigger_ability(self, event: str, card: int) -> Any:
+        t = self.instance_type[card]
+        for abilities in self.triggers.get(event, {}).values():
+            if t in abilities:
+                return abilities[t]
+        raise KeyError(event)
+
+    def card_name(self, card: int) -> str:
+        return self._names[card]
+
+    def card_prop(self, card: int, prop: str) -> Any:
+        t = self.instance_type[card]
+        if prop == "type":
+            return t
+        d = self.defs[t]
+        if prop == "name":
+            return d.name
+        if prop == "tags":
+            return d.tags
+        return d.props.get(prop)
+
+    def usable(self, ctx: Any, card: int, ability: str, *user: Any) -> bool:
+        if type(card) is not int:
+            raise TypeError(f"usable() needs a card, got {card!r}")
+        a = self.defs[self.instance_type[card]].abilities.get(ability)
+        if a is None:
+            return False
+        if a.when is None:
+            return True
+        you = user[0] if user else ctx.env.get("$you")
+        sub = interp.Ctx(ctx.state, {"$you": you, "$this": card})
+        return bool(self.fn(a.when)(sub))
+
+    # ---- labels
+    def player_label(self, player: Any) -> str:
+        return f"Player {player}" if type(player) is int else "the game"
+
+    def group_label(self, cards: Iterable[int]) -> str:
+        key = tuple(self.instance_type[c] for c in cards)
+        label = self._group_labels.get(key)
+        if label is None:
+            label = self._group_labels[key] = self._make_group_label(key)
+        return label
+
+    def _make_group_label(self, types: tuple[str, ...]) -> str:
+        cards = [self.instance_type.index(t) for t in types]
+        counts: dict[str, int] = {}
+        for c in cards:
+            name = self._names[c]
+            counts[name] = counts.get(name, 0) + 1
+        if not counts:
+            return "nothing"
+        return " + ".join(f"{k} {name}" for name, k in counts.items())
+
+    def label_for(self, kind: str, value: Any) -> str:
+        if kind in ("player", "players"):
+            return self.player_label(value)
+        if kind in ("card", "cards"):
+            return self._names[value]
+        if kind == "set":
+            return self.group_label(value if type(value) is tuple else (value,))
+        if kind in ("number", "value"):
+            return self.text(value)
+        return self.label_value(value)
+
+    def text(self, value: Any, kind: str | None = None) -> str:
+        """A value as plain text: numbers as numbers, collections joined with commas.
+
+        ``kind`` is what the effect text shows the value to be (see ``static_kind``): a
+        collection of players or numbers reads as the numbers; other whole-number
+        collections read as cards ("2 Apple").  Use player_name(p) for "Player 2".
+        """
+        if kind in ("player", "players", "value") and type(value) is tuple:
+            return ", ".join(self.text(v) for v in value)  # seats or numbers, not cards
+        if type(value) is tuple:
+            if value and all(type(v) is int for v in value):
+                return self.group_label(value)  # a collection of cards reads as "2 Apple + 1 Pear"
+            return ", ".join(self.text(v) for v in value)
+        if value is None:
+            return "none"
+        if value is True or value is False:
+            return "true" if value else "false"
+        return str(value)
+
+    def label_value(self, value: Any) -> str:
+        if type(value) is tuple:
+            return self.group_label(value)
+        if type(value) is int:
+            return self._names[value] if 0 <= value < len(self._names) else str(value)
+        if value is None:
+            return "none"
+        return str(value)
