@@ -130,14 +130,15 @@ class Cardset:
 # --------------------------------------------------------------------------- loading
 
 
-def load_cardset(name_or_path: str | Path) -> Cardset:
+def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None) -> Cardset:
     """Load a built-in cardset by name, or a cardset YAML file by path; check everything.
 
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
-    ``_variants``).  Every problem found is raised together as one ``CardsetError``.
+    ``variants``).  Every problem found is raised together as one ``CardsetError``.
+    Loads given the same ``cache`` reuse the effect text it already parsed.
     """
     path = _resolve(name_or_path)
-    return _build(*read_cardset_file(path))
+    return _build(*read_cardset_file(path), cache=cache)
 
 
 def _resolve(name_or_path: str | Path) -> Path:
@@ -157,19 +158,42 @@ def _resolve(name_or_path: str | Path) -> Path:
     return path
 
 
-def load_cardset_text(text: str, file: str = "<string>") -> Cardset:
+def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None) -> Cardset:
     """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
-    return _build(*read_cardset_text(text, file))
+    return _build(*read_cardset_text(text, file), cache=cache)
 
 
-def _build(data: Any, sources: "Sources", problems: list[Problem]) -> Cardset:
-    loader = _Loader(data, sources)
+def _build(data: Any, sources: Sources, problems: list[Problem], *, cache: ParseCache | None = None) -> Cardset:
+    loader = _Loader(data, sources, cache)
     loader.problems.extend(problems)
     return loader.build()
 
 
-_PARSE_CACHE: dict[Any, tuple[Any, list[Problem]]] = {}
-_PARSE_CACHE_SIZE = 8192
+class ParseCache:
+    """Effect text already parsed, kept by whoever loads (``load_cardset(..., cache=...)``).
+
+    An entry is the same text at the same place of a file with the same contents, read
+    with the same names; a loader given the cache reuses it instead of parsing again.
+    Bounded: past ``size`` entries the oldest goes first.
+    """
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._entries: dict[Any, tuple[Any, list[Problem]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Any) -> tuple[Any, list[Problem]] | None:
+        return self._entries.get(key)
+
+    def put(self, key: Any, value: tuple[Any, list[Problem]]) -> None:
+        if len(self._entries) >= self.size:
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[key] = value
+
+    def clear(self) -> None:
+        self._entries.clear()
 
 
 def _symbols_key(symbols: Symbols) -> tuple[Any, ...]:
@@ -210,9 +234,10 @@ def _show(value: Any) -> str:
 
 
 class _Loader:
-    def __init__(self, data: Any, src: "Sources"):
+    def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None):
         self.data = data
         self.src = src
+        self.cache = ParseCache() if cache is None else cache
         self.problems: list[Problem] = []
         # after schema problems: the paths the repaired data made up (nothing is reported under them)
         self.repaired: set[tuple[Any, ...]] = set()
@@ -393,22 +418,20 @@ class _Loader:
 
     def _parse_cached(self, path: tuple[Any, ...], text: str, context: str | None, make_span: Any,
                       expression: bool) -> tuple[Any, list[Problem]]:
-        """parse_effect, remembered per process for the same text at the same place of the same file."""
+        """parse_effect, remembered in the loader's cache for the same text at the same place of the same file."""
         source, spath = self.src.resolve(path)
         skey = self._source_keys.get(id(source))
         if skey is None:
             skey = self._source_keys[id(source)] = hash(tuple(source.lines))
         key = (text, expression, context, source.file, skey, spath, self._symbols_key)
-        hit = _PARSE_CACHE.get(key)
+        hit = self.cache.get(key)
         if hit is None:
             try:
                 hit = parse_effect(text, self._symbols, make_span, expression=expression)
             except RecursionError:
                 hit = (None, [Problem("the effect text is nested too deeply to read", make_span(0, 0),
                                       "split it into procedures or functions", "effect-syntax")])
-            if len(_PARSE_CACHE) >= _PARSE_CACHE_SIZE:
-                _PARSE_CACHE.pop(next(iter(_PARSE_CACHE)))
-            _PARSE_CACHE[key] = hit
+            self.cache.put(key, hit)
         return hit[0], list(hit[1])
 
     def _get(self, path: tuple[Any, ...]) -> Any:

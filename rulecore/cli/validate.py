@@ -12,7 +12,7 @@ import attrs
 from .._resources import builtin_path
 from ..cardset.includes import read_text_file
 from ..cardset.lint import shorten, warning
-from ..cardset.loader import Cardset, load_cardset, load_cardset_text
+from ..cardset.loader import Cardset, ParseCache, load_cardset, load_cardset_text
 from ..cardset.schema import INCLUDABLE
 from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
 from ..engine.game import Game
@@ -120,7 +120,7 @@ def targets(paths: Iterable[str]) -> list[Path]:
     return list(unique.values())
 
 
-def validate_file(path: Path, *, games: bool = True) -> FileReport:
+def validate_file(path: Path, *, games: bool = True, cache: ParseCache | None = None) -> FileReport:
     """Check one file the way a load does, and more; every problem, never an exception."""
     file = str(path)
     part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
@@ -130,7 +130,7 @@ def validate_file(path: Path, *, games: bool = True) -> FileReport:
                                              "includes it", "name it under 'include:' in a cardset file, or check "
                                              "that cardset instead", "include"),))
     try:
-        cs = load_cardset(path)
+        cs = load_cardset(path, cache=cache)
     except CardsetError as exc:
         return FileReport(file, None, tuple(exc.problems))
     except RecursionError:
@@ -169,8 +169,12 @@ def _try_games(cs: Cardset) -> list[Problem]:
 
 
 def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:
-    """Check every cardset file the paths name; raises UsageError for a path that does not exist."""
-    return [validate_file(path, games=games) for path in targets(paths)]
+    """Check every cardset file the paths name; raises UsageError for a path that does not exist.
+
+    The files share one parse cache: a variant's base is parsed once, not once per variant.
+    """
+    cache = ParseCache()
+    return [validate_file(path, games=games, cache=cache) for path in targets(paths)]
 
 
 def validate_text(text: str, file: str = "<string>") -> list[Problem]:
