@@ -9,6 +9,8 @@ The bots only use the public state API: ``current_player``, ``legal_actions()``,
 Note that the lookahead bots clone the *full* state, so in games with hidden
 information they see what the seat they play could not (a perfect-information
 "cheating" search); they are meant for balance simulation, not fair play.
+
+May import: rulecore's public API (and so engine, cardset, lang, errors); never simulate or cli.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Cardset specs (frozen) and the loader that builds them from YAML.
 
-Loading runs, in order: YAML with positions (``_yamlsrc``), the JSON Schema
-(``_schema``), parsing every piece of effect text (``_parser``), and the
-meaning checks (``_checker``).  Every problem from every stage is collected and
+Loading runs, in order: YAML with positions (``yamlsrc``), the JSON Schema
+(``schema``), parsing every piece of effect text (``rulecore.lang.parser``), and the
+meaning checks (``checker``, ``lint``).  Every problem from every stage is collected and
 raised together as one ``CardsetError``.
 """
 

@@ -2,7 +2,7 @@
 
 The lark grammar lives in ``grammar/effects.lark``.  ``parse_effect`` parses one
 piece of effect text and runs ``Builder`` (a lark Transformer) over the tree to
-make frozen nodes from ``_nodes``.  Names are resolved here against the
+make frozen nodes from ``nodes``.  Names are resolved here against the
 cardset's ``Symbols``: ``hand of you`` becomes a ``ZoneRef`` only if ``hand`` is
 a zone that belongs to players, and an unknown name is reported with a guess.
 Problems are collected, not raised one at a time.
@@ -133,7 +133,7 @@ def _describe_expected(expected: set[str]) -> str:
 
 @v_args(meta=True, inline=True)
 class Builder(Transformer):  # type: ignore[type-arg]
-    """Builds ``_nodes`` from the lark tree, resolving names against ``Symbols``."""
+    """Builds ``nodes`` from the lark tree, resolving names against ``Symbols``."""
 
     def __init__(self, symbols: Symbols, make_span: SpanMaker):
         super().__init__(visit_tokens=False)

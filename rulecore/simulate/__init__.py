@@ -10,6 +10,8 @@ processes (default: every core); each worker loads the cardset once, in the
 pool initializer. ``backend="ray"`` and ``backend="dask"`` hand the same chunks
 of games to an already installed distributed engine (imported lazily; a clear
 :class:`rulecore.RulecoreError` is raised when it is missing).
+
+May import: rulecore.bots and rulecore's public API (engine and below); never cli.
 """
 
 from __future__ import annotations
