@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
+from ..errors import Problem, Span
 from ..lang import nodes as n
+from ..lang.functions import FUNCTIONS
 from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import children, walk
-from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS
-from ..errors import Problem, Span
 
 if TYPE_CHECKING:
     from .loader import Cardset

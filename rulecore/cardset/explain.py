@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import attrs
 
+from ..errors import Span
 from ..lang import nodes as n
 from ..lang.nodes import walk
-from ..errors import Span
 
 if TYPE_CHECKING:
     from .loader import Ability, CardDef, Cardset

@@ -22,14 +22,12 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-import attrs
-
+from ..errors import Problem, Span
 from ..lang import nodes as n
 from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import walk
 from .checker import CARD_ATTRS
 from .explain import render_expr
-from ..errors import CardsetError, Problem, Span
 
 if TYPE_CHECKING:
     from .loader import Cardset

@@ -15,17 +15,17 @@ from typing import Any, Mapping, Optional
 import attrs
 import jsonschema
 
+from .._resources import builtin_cardsets, builtin_path
+from ..errors import CardsetError, Problem, Span
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS, Symbols, parse_effect
-from .._resources import builtin_cardsets, builtin_path
-from .schema import SCHEMA
 from .checker import check_cardset
 from .includes import Sources
 from .lint import check_references, lint
 from .repair import repair
+from .schema import SCHEMA
 from .variants import read_cardset_file, read_cardset_text
-from ..errors import CardsetError, Problem, Span
 
 
 @attrs.frozen

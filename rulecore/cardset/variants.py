@@ -23,11 +23,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .includes import Sources, merge_includes, read_text_file
 from .._resources import builtin_cardsets, builtin_path
+from ..errors import CardsetError, Problem
+from .includes import Sources, merge_includes, read_text_file
 from .schema import REMOVABLE
 from .yamlsrc import YamlSyntaxProblem, read_yaml
-from ..errors import CardsetError, Problem, Span
 
 Path_ = tuple[Any, ...]
 PHASE_LISTS = (("flow", "rounds", "phases"), ("flow", "phases"))

@@ -30,6 +30,9 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
+from rulecore.cardset.explain import explain_entry, explain_game, find_entry, suggest
+from rulecore.cardset.schema import editor_schema
+from rulecore.cli.validate import UsageError, validate_paths
 from rulecore.simulate import (
     BACKENDS,
     DEFAULT_MAX_DECISIONS,
@@ -38,10 +41,6 @@ from rulecore.simulate import (
     bot_seed,
 )
 from rulecore.simulate import simulate as run_simulation
-
-from ..cardset.explain import explain_entry, explain_game, find_entry, suggest
-from ..cardset.schema import editor_schema
-from .validate import UsageError, validate_paths
 
 __all__ = ["app", "main", "parse_options", "render_view"]
 

@@ -1,5 +1,6 @@
-"""The running game: rules compiled from a cardset, the interpreter of effect trees, the attrs
-state model, its seeded random generator, and ``Game``.
+"""The running game: what never changes in one game (``rules``), expressions compiled to Python
+closures (``compiler``), the interpreter of effect trees (``interpreter``), the attrs state model
+(``state``), its seeded random generator (``rng``), and ``Game`` (``game``).
 
 May import: rulecore.cardset, rulecore.lang, rulecore.errors (never bots, simulate or cli).
 """

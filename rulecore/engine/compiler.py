@@ -11,10 +11,10 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
+from ..errors import RuleError
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
 from ..lang.kinds import static_kind
-from ..errors import RuleError
 
 Fn = Callable[[Any], Any]
 

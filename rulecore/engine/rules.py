@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from . import interpreter as interp
-from ..lang import nodes as n
 from ..cardset.loader import Cardset
+from ..lang import nodes as n
 from ..lang.nodes import walk
+from . import interpreter as interp
 from .compiler import Compiler
 
 

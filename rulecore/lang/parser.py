@@ -18,11 +18,11 @@ import attrs
 import lark
 from lark import Token, Transformer, v_args
 
+from .._resources import grammar_path
+from ..errors import Problem, Span
 from . import nodes as n
 from .functions import FUNCTIONS
 from .kinds import static_kind
-from .._resources import grammar_path
-from ..errors import Problem, Span
 
 BUILTIN_NAMES = {
     "you": "the player carrying out the effect",
