@@ -29,7 +29,6 @@ from typing import Any, Callable, Iterator
 
 import rulecore
 from rulecore.bots import make_bot
-from rulecore.simulate import bot_seed
 
 GOLDEN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
 ENGINE_INTERNALS = ("frames", "envs")  # the only to_json keys left out of the observable hash
@@ -62,14 +61,14 @@ def chooser(kind: str, seed: int, players: int) -> Callable[[Any], str]:
 
     "random": ``legal_actions()[rng.randrange(len(legal))]`` with ``random.Random(seed)``,
     independent of the engine's generator.  "greedy": rulecore's greedy bot in every seat,
-    seeded as ``rulecore simulate`` seeds it (it reaches the later hours of a cooperative
-    game that random play loses early).
+    seat ``s`` seeded ``1000 * seed + s`` (it reaches the later hours of a cooperative game
+    that random play loses early).
     """
     if kind == "random":
         rng = random.Random(seed)
         return lambda state: pick(rng, state.legal_actions())
     if kind == "greedy":
-        seats = [make_bot("greedy", bot_seed(seed, seat)) for seat in range(players)]
+        seats = [make_bot("greedy", 1000 * seed + seat) for seat in range(players)]
         return lambda state: seats[state.current_player].choose(state)
     raise ValueError(f"unknown chooser {kind!r}")
 
