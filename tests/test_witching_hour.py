@@ -1044,6 +1044,16 @@ def test_hex_piles_hidden_again_after_an_empty_reveal() -> None:
         assert "cards" not in entry
 
 
+def test_hex_pile_revealed_empty_stays_hidden_while_still_empty() -> None:
+    """Hiding: a Hex pile revealed empty at scoring is hidden again at the next deal, before any card goes in."""
+    _, state = new_game(3)
+    end_round(state, hexes={0: ["bell"]})  # Hex piles 1 and 2 are revealed empty
+    assert state.round == 2
+    for viewer in range(3):
+        for p in range(3):
+            assert "cards" not in state.view(viewer)["zones"][f"hex/{p}"]
+
+
 # --------------------------------------------------------------------------- scoring
 
 
