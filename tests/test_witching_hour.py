@@ -828,22 +828,36 @@ def test_hourglass_cannot_take_itself_back() -> None:
     assert hand(state, 0) == n(bell=1, skull=1)
 
 
-def test_hourglass_cannot_take_back_an_hourglass() -> None:
-    """Decision: Hourglass never takes an Hourglass back (two could otherwise trade places forever)."""
-    _, state = new_game(3)
-    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["hourglass", "skull"]})
+def test_hourglass_may_take_back_an_older_hourglass() -> None:
+    """Hourglass: "Look at your Hex pile, take a card from it": an older Hourglass may be taken back too."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["hourglass", "bell"], "hand/1": ["mirror"], "hand/2": ["bell"],
+                   "hex/0": ["hourglass", "skull"], "hex/1": [], "hex/2": []}, rest="discard")
     state.apply("Play Hourglass")
-    # the only card it may take is the Skull: a single option, taken at once
-    assert hex_pile(state, 0) == ["hourglass", "hourglass"]
-    assert sorted(state.rules.instance_type[c] for c in state.zones["hand/0"]) == ["bell", "skull"]
+    assert state.decision.prompt == "Take which card from your Hex pile?"
+    assert options(state) == {"Hourglass", "Skull"}
+    state.apply("Hourglass")
+    assert hex_pile(state, 0) == n(hourglass=1, skull=1)
+    assert hand(state, 0) == n(bell=1, hourglass=1)
+    assert state.decision.player == 0 and state.decision.prompt == "Your turn"
 
 
-def test_hourglass_with_only_hourglasses_in_hex_takes_nothing() -> None:
-    """Decision: an Hex pile holding only Hourglasses gives nothing back, but still another turn."""
-    _, state = new_game(3)
-    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["hourglass"]})
+def test_hourglass_player_looks_at_the_whole_hex_pile() -> None:
+    """Hourglass: "Look at your Hex pile": the player sees every card of it, not only those it may take."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["hourglass", "bell"], "hand/1": ["mirror"], "hand/2": ["bell"],
+                   "hex/0": ["hourglass", "skull"], "hex/1": [], "hex/2": []}, rest="discard")
     state.apply("Play Hourglass")
-    assert hex_pile(state, 0) == ["hourglass", "hourglass"]
+    seen = [e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]
+    assert sorted(seen) == n(hourglass=2, skull=1)
+
+
+def test_hourglass_with_only_its_own_card_in_hex_takes_nothing() -> None:
+    """Decision: an Hourglass played into an empty Hex pile has nothing to take back, but still gives another turn."""
+    _, state = new_game(3)
+    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)})
+    state.apply("Play Hourglass")
+    assert hex_pile(state, 0) == ["hourglass"]
     assert state.decision.player == 0
 
 
@@ -862,7 +876,7 @@ def test_hourglass_look_is_private() -> None:
     _, state = new_game(3)
     layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["mirror", "chalice"]})
     state.apply("Play Hourglass")
-    assert sorted([e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]) == ["chalice", "mirror"]
+    assert sorted([e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]) == ["chalice", "hourglass", "mirror"]
     assert not [e for e in events(state, "look", 1) if "cards" in e]
     assert "cards" not in state.view(0)["zones"]["hex/0"]
 
