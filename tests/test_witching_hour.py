@@ -1014,8 +1014,8 @@ def test_round_does_not_end_while_two_players_hold_cards() -> None:
     assert state.decision.player == 1
 
 
-def test_round_ends_with_nobody_holding_cards_turn_player_starts_next() -> None:
-    """Decision: if no player has cards when the round ends, the player whose turn ended it starts the next round."""
+def test_round_ends_with_nobody_holding_cards_last_to_empty_starts_next() -> None:
+    """Round end: "The player who last had cards in their hand" starts: with no cards left, the one who emptied their hand last."""
     _, state = new_game(3)
     layout(state, hands={0: ["candle"], 1: n(bell=1), 2: ["candle"]})
     state.apply("Player 1")
@@ -1025,8 +1025,28 @@ def test_round_ends_with_nobody_holding_cards_turn_player_starts_next() -> None:
     assert options(state) == {"Take the cards", "Block with 1 Candle"}
     state.apply("Block with 1 Candle")
     assert state.round == 2
-    assert state.decision.player == 1
+    # Player 1 emptied its hand by attacking, Player 2 after it by blocking
+    assert state.decision.player == 2
     assert state.round_log[0]["round_score"] == [0, 1, 0]
+
+
+def test_defender_who_empties_last_starts_next_round_two_players() -> None:
+    """Round end: the defender who blocks with their last card had cards last, so starts the next round."""
+    _, state = new_game(2, seed=0)
+    state.arrange({"hand/0": ["bell"], "hand/1": ["candle"], "hex/0": [], "hex/1": []}, rest="discard")
+    state.apply("Block with 1 Candle")
+    assert state.round == 2
+    assert state.decision.player == 1 and state.decision.prompt == "Your turn"
+
+
+def test_book_victim_who_empties_last_starts_next_round() -> None:
+    """Round end: a player whose last card a Book steals had cards after the Book player emptied their hand."""
+    _, state = new_game(3)
+    layout(state, hands={0: ["book"], 1: ["bell"], 2: []})
+    state.apply("Play Book")
+    # the Book player now holds the Bell: it is the only one with cards and puts it into its Hex pile
+    assert state.round == 2
+    assert state.decision.player == 0
 
 
 def test_next_round_redeals_all_cards() -> None:
