@@ -1097,6 +1097,7 @@ def test_scoring_ladders_last_value_holds(card: str) -> None:
     copies, ladder = REFERENCE[card]
     for count in range(1, copies + 1):
         _, state = new_game(3)
+        end_round(state)  # score in round 2: round 1 floors a negative score at 0
         scores = play_round_with_hexes(state, {0: [card] * count})
         assert scores[0] == ladder[min(count, len(ladder)) - 1], (card, count)
 
@@ -1124,18 +1125,29 @@ def test_scoring_each_type_scores_once_and_adds_up() -> None:
 
 
 def test_lone_chalice_scores_minus_three() -> None:
-    """A lone Chalice in a Hex pile scores -3 for the round (two Chalices score 2)."""
+    """A lone Chalice in a Hex pile scores -3 for the round (two Chalices score 2); seen in round 2, as round 1 floors at 0."""
     _, state = new_game(3)
+    end_round(state)
     end_round(state, hexes={0: ["chalice"], 1: n(chalice=2), 2: n(chalice=1, bell=2)})
-    assert state.round_log[0]["round_score"] == [-3, 2, 0]
+    assert state.round_log[1]["round_score"] == [-3, 2, 0]
 
 
 def test_negative_first_round_counts_zero() -> None:
-    """A negative first-round score counts as zero."""
+    """Scoring: "If your score for the first round is negative, you score zero points" (total and recorded round score)."""
     _, state = new_game(3)
     end_round(state, hexes={0: ["chalice"]})
-    assert state.round_log[0]["round_score"][0] == -3
+    assert state.round_log[0]["round_score"][0] == 0
     assert state.counters["total"] == [0, 0, 0]
+
+
+def test_negative_first_round_recorded_as_zero_in_result() -> None:
+    """Scoring: a negative first round shows as 0 in round_score and result()['round_scores']."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["bell"], "hand/1": ["bell"], "hand/2": [],
+                   "hex/0": ["chalice"], "hex/1": [], "hex/2": []}, rest="discard")
+    state.apply("Take the cards")
+    assert state.counters["round_score"][0] == 0
+    assert state.result()["round_scores"][0][0] == 0
 
 
 def test_negative_later_round_is_subtracted() -> None:
