@@ -213,7 +213,7 @@ def test_three_shared_features_is_a_doppelganger_not_a_regular_match() -> None:
     """An identical card (all three features) is not a regular discard: it is offered as a doppelganger."""
     _, state = new_game(3)
     layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
-    assert options(state) == {twin_label(WBB), SPEAK}
+    assert options(state) == {twin_label(WBB), DRAW, SPEAK}
     assert discard_label(WBB) not in options(state)
 
 
@@ -256,7 +256,8 @@ def test_extra_turn_is_never_mandatory() -> None:
 def test_bonus_is_asked_even_when_extra_turn_is_the_only_bonus() -> None:
     """The bonus is a decision even with nothing to witch: 'Take an extra turn' or 'Neither'."""
     _, state = new_game(3, mode="master", table_talk=False)
-    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])  # single option: played automatically
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
     assert zone(state, "discard") == [WBB, WBB]
     assert state.decision.prompt == BONUS and options(state) == {EXTRA, NEITHER}
 
@@ -360,11 +361,11 @@ def test_drawn_star_card_discarded_casts_in_master() -> None:
 
 @pytest.mark.parametrize(
     "playable",
-    [MATCH, WBB, "__blessed__"],
-    ids=["a-match", "a-doppelganger", "a-blessed-card"],
+    [MATCH, "__blessed__"],
+    ids=["a-match", "a-blessed-card"],
 )
 def test_no_drawing_when_you_could_discard(playable: str) -> None:
-    """Drawing is only for a player who cannot discard (a match, a doppelganger or a blessed card)."""
+    """Drawing is only for a player who cannot discard a matching card (a match or a blessed card)."""
     _, state = new_game(3)
     if playable == "__blessed__":
         layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "blessing_dragon"})
@@ -372,6 +373,15 @@ def test_no_drawing_when_you_could_discard(playable: str) -> None:
     else:
         layout(state, {0: [playable, DSY], **others(3)}, [WBB])
     assert DRAW not in options(state)
+
+
+def test_draw_is_offered_beside_a_doppelganger() -> None:
+    """Rule 3: a doppelganger is identical, not matching, and optional: a player whose only fit is one may draw instead."""
+    _, state = new_game(3, table_talk=False)
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB], deck=[WCR])
+    assert options(state) == {twin_label(WBB), DRAW}
+    state.apply(DRAW)
+    assert hand(state, 0) == sorted([WBB, DSY, WCR])
 
 
 def test_draw_alone_is_played_automatically_without_table_talk() -> None:
@@ -746,7 +756,7 @@ def test_curse_does_not_forbid_a_doppelganger_turn() -> None:
     """A doppelganger may be played against a curse on its character or object."""
     _, state = new_game(3)
     layout(state, {0: [WBB, MATCH], **others(3)}, [WBB], spell={0: "curse_witch"})
-    assert options(state) == {twin_label(WBB), SPEAK}
+    assert options(state) == {twin_label(WBB), DRAW, SPEAK}
     state.apply(twin_label(WBB))
     assert state.decision.prompt == BONUS
 
