@@ -136,7 +136,8 @@ def test_sixteen_spells_of_four_kinds() -> None:
 @pytest.mark.parametrize("mode", ["apprentice", "master"])
 def test_setup_six_cards_each_and_first_discard(players: int, mode: str) -> None:
     """Each player gets 6 character cards, one card starts the discard pile, the rest is the draw pile."""
-    game = rulecore.Game(CARDSET, players=players, options={"mode": mode})
+    # table talk on: the first turn waits for a decision, so nothing is played before the checks
+    game = rulecore.Game(CARDSET, players=players, options={"mode": mode, "table_talk": True})
     for seed in range(3):
         state = game.new_game(seed)
         assert hand_sizes(state) == [6] * players
@@ -165,14 +166,26 @@ def test_master_has_sixteen_spells_in_the_spell_pile(players: int) -> None:
     assert zone(state, "spell_deck") != zone(game.new_game(5), "spell_deck")
 
 
-def test_master_is_the_default_mode_and_table_talk_is_on() -> None:
-    """Without options the game is the master game with the spoken-word rule on."""
+def test_master_is_the_default_mode_and_table_talk_is_off() -> None:
+    """Options: without options the game is the master game, and the spoken-word (table talk) rule is off."""
     game = rulecore.Game(CARDSET, players=3)
-    assert game.options == {"mode": "master", "table_talk": True}
+    assert game.options == {"mode": "master", "table_talk": False}
     with pytest.raises(rulecore.OptionError):
         rulecore.Game(CARDSET, players=3, options={"mode": "wizard"})
     with pytest.raises(rulecore.OptionError):
         rulecore.Game(CARDSET, players=6)
+
+
+def test_no_speak_action_by_default() -> None:
+    """Options: with default options no turn menu offers "Speak" (table talk is off unless asked for)."""
+    game = rulecore.Game(CARDSET, players=3)
+    for seed in range(5):
+        state = game.new_game(seed)
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            assert SPEAK not in state.legal_actions()
+            state.apply(state.legal_actions()[0])
 
 
 def test_seat_zero_takes_the_first_turn() -> None:
@@ -1085,7 +1098,8 @@ def test_witching_is_not_offered_in_the_practice_game() -> None:
 
 
 def star_first_discard_game(players: int, mode: str = "master") -> rulecore.State:
-    game = rulecore.Game(CARDSET, players=players, options={"mode": mode})
+    # table talk on: "Speak" keeps seat 0's first turn a decision, so the test sees it start
+    game = rulecore.Game(CARDSET, players=players, options={"mode": mode, "table_talk": True})
     for seed in range(200):
         state = game.new_game(seed)
         if "star" in CARDSET.cards[top(state)].tags:
