@@ -556,6 +556,17 @@ def test_lurking_demons_refill_to_three_and_attack_the_next_witch() -> None:
     assert state.zones["demon_deck"] == [] and state.zones["lurking"] == []
 
 
+def test_lurking_spaces_refill_at_the_end_of_every_witchs_turn_the_last_one_too() -> None:
+    """Summon Demons (reference): "each player faces 3 Lurking Demons, refilling the spaces at the end of their turn", after the last witch too."""
+    _, state = new_game(3)
+    # nobody can pay for Gibber (3) or Grave Crow (3); Lily (2) takes the Plague Rats, the last attack of the phase
+    summon(state, ["plague_rats", "gibber", "grave_crow", "gloamkin", "cinder_imp"], [0, 0, 2])
+    assert zone(state, "facing/2") == ["plague_rats"]
+    # her space is refilled at the end of her turn (the Gloamkin), then every Lurking Demon goes to the Void
+    assert zone(state, "void") == ["gibber", "gloamkin", "grave_crow"]
+    assert ordered(state, "demon_deck") == ["cinder_imp"]
+
+
 def test_the_attacks_start_with_the_coven_leader() -> None:
     """Summon Demons: the Demons attack each witch in turn starting with the Coven Leader."""
     _, state = new_game(3)
