@@ -1437,12 +1437,25 @@ def test_winter_solstice_lost_witches_guard_loci(mode, guarded) -> None:
     assert acquire_options(state) == set(LOCI) - guarded
 
 
+def test_scene_objective_menus_have_no_way_back_to_the_same_battle_menu() -> None:
+    """Battle (f), no menu cycle: a Scene objective's own menu offers only what the Magic pays for, no "Not now" back to the unchanged Battle menu."""
+    _, state = scene_game("winter-solstice")
+    to_battle(state, {"guardian/4": ["agatha_vane"], "event_deck": []}, counters={"black_left": [6, 0, 0]})
+    state.apply("Scene objective: Winter Solstice")
+    assert {"Bind Agatha Vane on Locus 4 (3 Black Magic)", "Banish (save) Agatha Vane on Locus 4 (6 Black Magic)"} <= options(state)
+    assert all(a.startswith(("Bind ", "Banish (save) ")) for a in options(state))
+    _, state = scene_game("dawn-of-the-overlord")
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [3, 0, 0]})
+    state.apply("Scene objective: Dawn of the Overlord")
+    assert options(state) == {"Strike with 1 Black Magic", "Strike with all your Black Magic"}
+
+
 def test_winter_solstice_binding_frees_a_locus_until_the_next_summon() -> None:
     """Winter Solstice objective: binding a Lost Witch frees her Locus until the next Summon Demons phase, when she returns as its Guardian."""
     _, state = scene_game("winter-solstice")
     to_battle(state, {"guardian/4": ["agatha_vane"], "event_deck": []}, counters={"black_left": [3, 0, 0]})
-    state.apply("Scene objective: Winter Solstice")
-    state.apply("Bind Agatha Vane on Locus 4 (3 Black Magic)")
+    state.apply("Scene objective: Winter Solstice")  # binding Agatha is all 3 Black Magic pays for: done at once
     assert zone(state, "guardian_away/4") == ["agatha_vane"] and state.zones["guardian/4"] == []
     end_the_hour(state)
     assert state.round == 2
