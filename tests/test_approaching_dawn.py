@@ -1639,6 +1639,29 @@ def test_dawn_of_the_overlord_strikes_banish_it() -> None:
     assert corruption(state) == [5 + 2, 3 + 2, 3 + 2]
 
 
+@pytest.mark.parametrize("mode, cost", [("easy", 9), ("normal", 12), ("hard", 15)])
+def test_dawn_of_the_overlord_ordinary_banish_costs_what_the_scene_needs(mode, cost) -> None:
+    """Dawn of the Overlord: the Overlord needs 3 more Magic in hard mode (3 less in easy) with the ordinary Battle banish too."""
+    _, state = scene_game("dawn-of-the-overlord", mode)
+    # Baal-Zemoth: banish 12, grey
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [cost - 1, 0, 0], "overlord_wounds": 0})
+    assert not any(a.startswith("Banish Baal-Zemoth") for a in options(state))
+    state.arrange({}, counters={"black_left": [cost, 0, 0]})
+    assert f"Banish Baal-Zemoth, the Hungering Night ({cost} Black Magic)" in options(state)
+    state.apply(f"Banish Baal-Zemoth, the Hungering Night ({cost} Black Magic)")
+    assert state.counters["black_left"] == [0, 0, 0]
+    assert "baal_zemoth" not in zone(state, "facing/0")
+
+
+def test_dawn_of_the_overlord_ordinary_banish_counts_the_magic_already_struck() -> None:
+    """Dawn of the Overlord (decision): after strikes, the ordinary banish costs only what the Overlord still needs."""
+    _, state = scene_game("dawn-of-the-overlord", "hard")
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [6, 0, 0], "overlord_wounds": 10})
+    assert "Banish Baal-Zemoth, the Hungering Night (5 Black Magic)" in options(state)
+
+
 @pytest.mark.parametrize("mode, gain", [("easy", 2), ("normal", 4), ("hard", 6)])
 def test_dawn_of_the_overlord_retribution(mode, gain) -> None:
     """Dawn of the Overlord retribution: if the Overlord is still in play at dawn every witch gains 4 Corruption (easy 2, hard 6)."""
