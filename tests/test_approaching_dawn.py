@@ -278,12 +278,14 @@ def test_default_scene_is_all_hallows_eve_normal_bronze() -> None:
     ({"difficulty": "hard"}, "hard"),
     ({"story_attempt": 3}, "easy"),
     ({"story_attempt": 3, "difficulty": "hard"}, "easy"),
-    ({"story_attempt": 1, "previous_scene_won": True}, "hard"),
-    ({"story_attempt": 2, "previous_scene_won": True}, "normal"),
+    ({"story_attempt": 1, "previous_first_try": True}, "hard"),
+    ({"story_attempt": 2, "previous_first_try": True}, "normal"),
+    ({"story_attempt": 3, "previous_first_try": True}, "easy"),
+    ({"story_attempt": 1, "previous_first_try": False}, "normal"),
     ({"story_attempt": 2}, "normal"),
 ])
 def test_difficulty_and_story_mode_choose_the_scene_mode(opts, mode) -> None:
-    """Scene modes and the Story Mode Variant: a third try plays easy; a first try after a won Scene plays hard, one step easier per failure."""
+    """Story Mode Variant: a third try plays easy; a first try after a Scene won on its first try plays hard, one step easier per failure."""
     _, state = new_game(3, **opts)
     assert state.vars["mode"] == mode
 
