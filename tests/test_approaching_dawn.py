@@ -1158,6 +1158,26 @@ def test_bronze_mat_abilities_once_per_game_gold_once_per_hour() -> None:
     assert "Use Ward Cross's gold ability (this Hour)" in options(state)
 
 
+def test_each_player_chooses_her_mat_side() -> None:
+    """Set-Up (I): "Players may choose which side to play": option mats sets the side by seat, the others play option mat."""
+    _, state = new_game(3, witches="ward,addie,dianne", mats="gold")
+    to_battle(state, {"facing/0": ["gibber", "kyil", "sludga"]})
+    assert "Use Ward Cross's gold ability (this Hour)" in options(state)
+    assert not any("bronze" in a for a in options(state))
+    _, state = new_game(3, witches="addie,ward,dianne", mats="bronze,gold", mat="bronze")
+    to_battle(state)
+    play_until(state, lambda s: s.phase == "battle" and s.decision.player == 1, passive)
+    arrange(state, {"facing/1": ["gibber", "kyil"]})
+    assert "Use Ward Cross's gold ability (this Hour)" in options(state)
+    assert not any("Ward Cross's bronze" in a for a in options(state))
+
+
+def test_an_unknown_mat_side_is_refused() -> None:
+    """Options: a Mat side other than bronze or gold in option mats stops the set-up with a RuleError naming it."""
+    with pytest.raises(rulecore.RuleError, match="silver"):
+        new_game(3, mats="gold,silver")
+
+
 def test_scene_objectives_are_offered_in_battle() -> None:
     """Battle (f): Magic may power the Scene's objective (All Hallows' Eve: 4 White Magic from the Pool, every witch removes 1 Corruption)."""
     _, state = new_game(3)
