@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from . import _nodes as n
+from ._checker import children
 from ._functions import cards_of, describe_value, items_of
 from .errors import RuleError
 
@@ -113,6 +114,62 @@ def resume(state: "State", index: int) -> None:
 
 def _you(env: dict) -> Any:
     return env.get("$you")
+
+
+# ---- asking a pending question again (State.arrange)
+
+
+def refresh_locals(state: "State", node: Any, env: dict) -> None:
+    """Work out again, on the table as it is now, the ``let``s of the running effect that the
+    pending choice ``node`` reads (directly or through other ``let``s): those written before it in
+    its block and the blocks around it.  Choices already made and loop variables keep their values."""
+    cs = state.rules.cardset
+    roots = [cs.program] + [p.body for p in cs.procedures.values()]
+    roots += [a.body for card in cs.cards.values() for a in card.abilities.values()]
+    path = next((found for found in (_path_to(root, node) for root in roots) if found is not None), None)
+    if path is None:
+        return
+    lets = [stmt for block, index in path for stmt in block.body[:index] if type(stmt) is n.Let]
+    needed = _reads(node)
+    redo = []
+    for let in reversed(lets):
+        if let.name in needed:
+            needed.discard(let.name)
+            needed |= _reads(let.value)
+            redo.append(let)
+    for let in reversed(redo):
+        env[let.name] = ev(state, let.value, env)
+
+
+def _path_to(node: Any, target: Any) -> list[tuple[n.Block, int]] | None:
+    """The blocks from ``node`` down to the statement ``target``, each with the index of the
+    statement of it that holds ``target``; None if ``target`` is not inside ``node``."""
+    if node is target:
+        return []
+    for child in children(node):
+        if isinstance(child, n.Expr):
+            continue
+        inner = _path_to(child, target)
+        if inner is not None:
+            if type(node) is n.Block:
+                index = next(i for i, stmt in enumerate(node.body) if stmt is child)
+                return [(node, index)] + inner
+            return inner
+    return None
+
+
+def _reads(node: Any) -> set[str]:
+    """The local variables an expression, or a choice's own expressions (not its option bodies), reads."""
+    names: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, n.Var):
+            names.add(item.name)
+        elif isinstance(item, n.AnswerOption):
+            names.update(item.passes)
+        todo.extend(c for c in children(item) if not isinstance(c, n.Stmt))
+    return names
 
 
 # ---- simple statements: never pause, never push
