@@ -468,3 +468,18 @@ def test_arrange_keeps_the_choices_already_made(wh):
     assert state.stack[-1][3]["defender"] == defender_before
     assert set(state.legal_actions()) == {"1 Bell", "2 Bell"}
 
+
+def test_arrange_sets_card_and_player_marks(wh):
+    """State.arrange(marks=..., player_marks=...): 'zone/index' sets a card's marks exactly, a seat its player marks."""
+    state = rulecore.Game(wh, players=3).new_game(seed=0)
+    state.arrange({"hand/0": ["bell", "candle"]}, rest="discard",
+                  marks={"hand/0/1": ["lit", "spare"]}, player_marks={2: ["open_red"]})
+    candle = state.zones["hand/0"][1]
+    assert state.rules.instance_type[candle] == "candle" and state.marks[candle] == ("lit", "spare")
+    assert state.player_marks == [(), (), ("open_red",)]
+    state.arrange(marks={"hand/0/1": []})
+    assert candle not in state.marks
+    with pytest.raises(rulecore.IllegalActionError):
+        state.arrange(marks={"hand/0/5": ["x"]})
+    with pytest.raises(rulecore.IllegalActionError):
+        state.arrange(player_marks={3: ["x"]})
