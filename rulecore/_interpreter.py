@@ -386,6 +386,46 @@ def h_simultaneously(state: "State", frame: Frame) -> None:
         state.stack.pop()
 
 
+def h_any_order(state: "State", frame: Frame) -> None:
+    """Each player's part in turn, the first of the queue first; a part that passed goes to the
+    back of the queue, one that ended is done.  Progress: (queue, current, passed, passes in a
+    row, log start)."""
+    node, pc, data, env = frame
+    if data is None:
+        items = tuple(items_of(_ctx(state, env), ev(state, node.items, env)))
+        data = (items, None, False, 0, len(state.log))
+    queue, current, passed, row, log_start = data
+    if current is not None:  # a part has just ended
+        queue, row = (queue[1:] + queue[:1], row + 1) if passed else (queue[1:], 0)
+    if not queue:
+        if node.sealed:
+            state.sealing = None
+            state.unseal(log_start)
+        state.stack.pop()
+        return
+    player = queue[0]
+    if node.sealed:
+        state.sealing = player if type(player) is int else None
+    env[node.var] = player
+    state.stack[-1] = (node, pc + 1, (queue, player, False, row, log_start), env)
+    state.stack.append((node.body, 0, None, env))
+
+
+def h_pass(state: "State", frame: Frame) -> None:
+    stack = state.stack
+    for i in range(len(stack) - 1, -1, -1):
+        owner, pc, data, env = stack[i]
+        if type(owner) is n.InAnyOrder and data is not None:
+            if not n.may_pass(data):
+                raise RuleError("'pass' when no other player is left to act first; guard it with 'can_pass'",
+                                frame[0].span)
+            queue, current, _, row, log_start = data
+            stack[i] = (owner, pc, (queue, current, True, row, log_start), env)
+            del stack[i + 1:]
+            return
+    raise RuleError("'pass' outside the part of a player in an 'in any order'", frame[0].span)
+
+
 def h_while(state: "State", frame: Frame) -> None:
     node, pc, _, env = frame
     if ev(state, node.cond, env):
@@ -785,6 +825,8 @@ HANDLERS: dict[type, Callable[["State", Frame], None]] = {
     n.If: h_if,
     n.ForEach: h_for,
     n.Simultaneously: h_simultaneously,
+    n.InAnyOrder: h_any_order,
+    n.Pass: h_pass,
     n.While: h_while,
     n.Repeat: h_repeat,
     n.Break: h_break,
