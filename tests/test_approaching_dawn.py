@@ -29,6 +29,7 @@ from ad_helpers import (
     PENTAGRAM,
     POOL,
     READY,
+    WAIT,
     SCENES,
     SIGILS,
     TIE,
@@ -665,13 +666,13 @@ def test_manifested_demons_are_public() -> None:
 
 
 def test_insight_draws_five_plus_card_tokens() -> None:
-    """Insight: each witch draws five cards, plus one for each +1 Card token, which are then used up."""
+    """Insight: each witch draws five cards, plus one for each +1 Card token, which are then used up; all draw before anyone chooses."""
     _, state = new_game(3)
     arrange(state, counters={"extra_draw": [2, 0, 1]})
     to_insight(state)
     assert state.decision.player == 0
-    assert len(state.zones["hand/0"]) == 7
-    assert state.counters["extra_draw"] == [0, 0, 1]
+    assert [len(state.zones[f"hand/{p}"]) for p in range(3)] == [7, 5, 6]
+    assert state.counters["extra_draw"] == [0, 0, 0]
     play_until(state, lambda s: s.phase != "insight", passive)
     assert [len(state.zones[f"revealed/{p}"]) + len(state.zones[f"play/{p}"]) for p in range(3)] == [7, 5, 6]
     assert state.counters["extra_draw"] == [0, 0, 0]
@@ -696,7 +697,7 @@ def test_two_sided_spells_must_be_oriented_single_sided_ones_orient_themselves()
     to_insight(state, zones={"deck/0": ["addie_kind_word", "addie_kind_word", "addie_whistle", "addie_hush",
                                         "addie_hush"]})
     acts = options(state)
-    assert acts == {"Play Kind Word as Black Magic (1)", "Play Kind Word as White Magic (1)"}
+    assert acts == {"Play Kind Word as Black Magic (1)", "Play Kind Word as White Magic (1)", WAIT}
     assert READY not in acts  # not before every two-sided spell is oriented
     state.apply("Play Kind Word as Black Magic (1)")
     state.apply("Play Kind Word as White Magic (1)")  # the last choice: Ready by itself
@@ -710,21 +711,25 @@ def test_two_sided_spells_must_be_oriented_single_sided_ones_orient_themselves()
 def test_orientation_choices_are_sealed_until_every_witch_is_done() -> None:
     """Insight: the witches choose simultaneously; another witch's cards, choices and events stay hidden until all are done, then are revealed together."""
     _, state = new_game(3)
-    to_insight(state)
+    to_insight(state, zones={"play/0": ["raven_gloom"]})
+    state.apply("Move the Familiar Raven Gloom")
+    state.apply("Player 1")
     play_until(state, lambda s: s.decision.player == 1, passive)  # Addie has chosen
     assert state.phase == "insight"
-    drawn_by_addie = [e for e in state.events(None) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
-    assert drawn_by_addie
+    moved = [e for e in state.events(None) if e["type"] == "move" and e.get("to_zone") == "play/1"]
+    assert moved
     for viewer in (1, 2):
-        assert not [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+        # the draws are seen as counts only; the Familiar's move waits for the reveal
+        assert all("cards" not in e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0")
         assert "cards" not in state.view(viewer)["zones"]["hand/0"]
-    assert [e for e in state.events(0) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+    assert not [e for e in state.events(2) if e["type"] == "move" and e.get("to_zone") == "play/1"]
+    assert [e for e in state.events(0) if e["type"] == "move" and e.get("to_zone") == "play/1"]
     # the pending choice is seen by its witch alone
     assert "options" in state.view(1)["decision"]
     assert state.view(0)["decision"] == state.view(2)["decision"] == {"player": 1}
     play_until(state, lambda s: s.phase != "insight", passive)
     for viewer in (1, 2):
-        assert [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+        assert [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "play/1"]
         assert any(e["type"] == "reveal-all" for e in state.events(viewer))
         # the hands and their orientation are seen by all in the Corruption phase
         assert "marks" in state.view(viewer)["zones"]["revealed/0"]
@@ -759,7 +764,10 @@ def test_dark_fey_forces_gaias_magic_to_black() -> None:
     to_insight(state, zones={"deck/0": ["lily_gaias_cheer", "lily_seedling_song", "lily_mending_touch",
                                         "morning_dew", "lily_flicker"],
                              "facing/0": ["mote"]})  # Mote: a Starter Demon and a Dark Fey
-    # every two-sided spell in hand is Gaia's Magic: nothing is left to choose
+    # every two-sided spell in hand is Gaia's Magic: nothing is left to choose but to wait (another
+    # witch might bind the Fey) or be Ready
+    assert state.decision.player == 0 and options(state) == {READY, WAIT}
+    state.apply(READY)
     assert state.decision.player == 1
     play_until(state, lambda s: s.phase != "insight", passive)
     for t in ("lily_gaias_cheer", "lily_seedling_song", "morning_dew"):
@@ -850,7 +858,7 @@ def test_an_unrevealed_insight_card_loses_its_insight_effect() -> None:
     to_insight(state, zones={"deck/0": ["glimmer", "addie_whistle", "addie_whistle", "addie_hush", "addie_hush",
                                         "addie_spark_of_good"]})
     state.apply("Play Glimmer as Black Magic (1)")
-    assert options(state) == {READY, "Reveal the Insight card Glimmer"}
+    assert options(state) == {READY, "Reveal the Insight card Glimmer", WAIT}
     state.apply(READY)
     play_until(state, lambda s: s.phase == "battle" and s.decision.player == 0, passive)
     assert not any("Glimmer" in a for a in options(state))
