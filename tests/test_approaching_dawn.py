@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rulecore
+from rulecore.simulate import simulate
 from ad_helpers import (
     ACQUIRE,
     ADD_WHITE,
@@ -1813,3 +1814,11 @@ def test_a_loaded_game_continues_like_the_original() -> None:
     assert loaded.to_json() == state.to_json() == clone.to_json()
     for viewer in range(4):
         assert json.dumps(loaded.view(viewer)) == json.dumps(state.view(viewer))
+
+
+@pytest.mark.parametrize("scene", ["winter-solstice", "dawn-of-the-overlord"])
+def test_greedy_bots_finish_the_scenes_with_objective_menus(scene) -> None:
+    """Battle (f), no menu cycle: greedy bots finish Winter Solstice and Dawn of the Overlord games (the issue's simulate run)."""
+    result = simulate("approaching-dawn", games=2, players=2, bots="greedy", options={"scene": scene},
+                      workers=1, max_decisions=2000)
+    assert result.unfinished == 0
