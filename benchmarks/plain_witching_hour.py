@@ -32,6 +32,8 @@ Interpretations where the rulebook is silent (the engine should agree):
 * Cauldron with fewer than two cards in the discard pile: with one card it goes
   into your own Hex pile, with none nothing happens.
 * Toadstool with an empty discard pile draws what there is (possibly nothing).
+* When nobody holds cards at the end of a round, the player who emptied their hand
+  last starts the next one ("the player who last had cards in their hand").
 * An extra turn (Book, Hourglass, Skull) is taken only if the round did not end
   and the player still has cards in hand; otherwise play passes clockwise.
 * A reflected attack keeps its size (attack cards incl. its Candle); a defender
@@ -130,6 +132,7 @@ class WitchingHour:
         self.deal = hand_size(players)
         self.totals = [0] * players
         self.round_scores: list[list[int]] = []
+        self.last_empty = 0  # the player who most recently emptied their hand
         self.decisions = 0
         self.turns = 0
         self.rounds = 0
@@ -217,7 +220,7 @@ class WitchingHour:
                     hand_n[h] = 0
                     nxt = h
                 else:
-                    nxt = p
+                    nxt = self.last_empty  # "the player who last had cards in their hand"
                 break
             if not (extra and hand_n[p]):
                 p = (p + 1) % n
@@ -274,11 +277,15 @@ class WitchingHour:
         if kind == PLAY_CHALICE:
             hand[CHALICE] -= 1
             self.hand_n[p] -= 1
+            if not self.hand_n[p]:
+                self.last_empty = p  # the last to have had cards so far
             self.hexes[move[1]][CHALICE] += 1
             return False
         if kind == PLAY_BOOK:
             hand[BOOK] -= 1
             self.hand_n[p] -= 1
+            if not self.hand_n[p]:
+                self.last_empty = p  # the last to have had cards so far
             hx[BOOK] += 1
             q = move[1]
             victim = self.hands[q]
@@ -289,12 +296,16 @@ class WitchingHour:
                     break
             victim[t] -= 1
             self.hand_n[q] -= 1
+            if not self.hand_n[q]:
+                self.last_empty = q  # the last to have had cards so far
             hand[t] += 1
             self.hand_n[p] += 1
             return True
         if kind == PLAY_CAULDRON:
             hand[CAULDRON] -= 1
             self.hand_n[p] -= 1
+            if not self.hand_n[p]:
+                self.last_empty = p  # the last to have had cards so far
             hx[CAULDRON] += 1
             if len(self.discard) >= 2:
                 a = self.draw_discard()
@@ -310,6 +321,8 @@ class WitchingHour:
         if kind == PLAY_HOURGLASS:
             hand[HOURGLASS] -= 1
             self.hand_n[p] -= 1
+            if not self.hand_n[p]:
+                self.last_empty = p  # the last to have had cards so far
             available = [t for t in range(NTYPES) if hx[t]]
             hx[HOURGLASS] += 1
             if available:
@@ -321,6 +334,8 @@ class WitchingHour:
         if kind == PLAY_SKULL:
             hand[SKULL] -= 1
             self.hand_n[p] -= 1
+            if not self.hand_n[p]:
+                self.last_empty = p  # the last to have had cards so far
             hx[SKULL] += 1
             if self.discard:
                 present = [0] * NTYPES
@@ -356,6 +371,8 @@ class WitchingHour:
         hands[p][t] -= k
         hands[p][CANDLE] -= cd
         hand_n[p] -= k + cd
+        if not self.hand_n[p]:
+            self.last_empty = p  # the last to have had cards so far
         table[t] += k
         table[CANDLE] += cd
         size = k + cd
@@ -384,6 +401,8 @@ class WitchingHour:
             if block == FAMILIAR_BLOCK:
                 dh[FAMILIAR] -= 1
                 hand_n[defender] -= 1
+                if not self.hand_n[defender]:
+                    self.last_empty = defender  # the last to have had cards so far
                 hexes[defender][FAMILIAR] += 1
                 self.discard.extend([t] * k + [CANDLE] * cd)
                 break
@@ -391,6 +410,8 @@ class WitchingHour:
             dh[bt] -= bk
             dh[CANDLE] -= bcd
             hand_n[defender] -= bk + bcd
+            if not self.hand_n[defender]:
+                self.last_empty = defender  # the last to have had cards so far
             self.discard.extend([bt] * bk + [CANDLE] * bcd)
             if bt == MIRROR:
                 attacker, defender = defender, attacker

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rulecore
+from rulecore.simulate import simulate
 from ad_helpers import (
     ACQUIRE,
     ADD_WHITE,
@@ -29,6 +30,7 @@ from ad_helpers import (
     PENTAGRAM,
     POOL,
     READY,
+    WAIT,
     SCENES,
     SIGILS,
     TIE,
@@ -278,12 +280,14 @@ def test_default_scene_is_all_hallows_eve_normal_bronze() -> None:
     ({"difficulty": "hard"}, "hard"),
     ({"story_attempt": 3}, "easy"),
     ({"story_attempt": 3, "difficulty": "hard"}, "easy"),
-    ({"story_attempt": 1, "previous_scene_won": True}, "hard"),
-    ({"story_attempt": 2, "previous_scene_won": True}, "normal"),
+    ({"story_attempt": 1, "previous_first_try": True}, "hard"),
+    ({"story_attempt": 2, "previous_first_try": True}, "normal"),
+    ({"story_attempt": 3, "previous_first_try": True}, "easy"),
+    ({"story_attempt": 1, "previous_first_try": False}, "normal"),
     ({"story_attempt": 2}, "normal"),
 ])
 def test_difficulty_and_story_mode_choose_the_scene_mode(opts, mode) -> None:
-    """Scene modes and the Story Mode Variant: a third try plays easy; a first try after a won Scene plays hard, one step easier per failure."""
+    """Story Mode Variant: a third try plays easy; a first try after a Scene won on its first try plays hard, one step easier per failure."""
     _, state = new_game(3, **opts)
     assert state.vars["mode"] == mode
 
@@ -556,6 +560,17 @@ def test_lurking_demons_refill_to_three_and_attack_the_next_witch() -> None:
     assert state.zones["demon_deck"] == [] and state.zones["lurking"] == []
 
 
+def test_lurking_spaces_refill_at_the_end_of_every_witchs_turn_the_last_one_too() -> None:
+    """Summon Demons (reference): "each player faces 3 Lurking Demons, refilling the spaces at the end of their turn", after the last witch too."""
+    _, state = new_game(3)
+    # nobody can pay for Gibber (3) or Grave Crow (3); Lily (2) takes the Plague Rats, the last attack of the phase
+    summon(state, ["plague_rats", "gibber", "grave_crow", "gloamkin", "cinder_imp"], [0, 0, 2])
+    assert zone(state, "facing/2") == ["plague_rats"]
+    # her space is refilled at the end of her turn (the Gloamkin), then every Lurking Demon goes to the Void
+    assert zone(state, "void") == ["gibber", "gloamkin", "grave_crow"]
+    assert ordered(state, "demon_deck") == ["cinder_imp"]
+
+
 def test_the_attacks_start_with_the_coven_leader() -> None:
     """Summon Demons: the Demons attack each witch in turn starting with the Coven Leader."""
     _, state = new_game(3)
@@ -652,13 +667,13 @@ def test_manifested_demons_are_public() -> None:
 
 
 def test_insight_draws_five_plus_card_tokens() -> None:
-    """Insight: each witch draws five cards, plus one for each +1 Card token, which are then used up."""
+    """Insight: each witch draws five cards, plus one for each +1 Card token, which are then used up; all draw before anyone chooses."""
     _, state = new_game(3)
     arrange(state, counters={"extra_draw": [2, 0, 1]})
     to_insight(state)
     assert state.decision.player == 0
-    assert len(state.zones["hand/0"]) == 7
-    assert state.counters["extra_draw"] == [0, 0, 1]
+    assert [len(state.zones[f"hand/{p}"]) for p in range(3)] == [7, 5, 6]
+    assert state.counters["extra_draw"] == [0, 0, 0]
     play_until(state, lambda s: s.phase != "insight", passive)
     assert [len(state.zones[f"revealed/{p}"]) + len(state.zones[f"play/{p}"]) for p in range(3)] == [7, 5, 6]
     assert state.counters["extra_draw"] == [0, 0, 0]
@@ -683,7 +698,7 @@ def test_two_sided_spells_must_be_oriented_single_sided_ones_orient_themselves()
     to_insight(state, zones={"deck/0": ["addie_kind_word", "addie_kind_word", "addie_whistle", "addie_hush",
                                         "addie_hush"]})
     acts = options(state)
-    assert acts == {"Play Kind Word as Black Magic (1)", "Play Kind Word as White Magic (1)"}
+    assert acts == {"Play Kind Word as Black Magic (1)", "Play Kind Word as White Magic (1)", WAIT}
     assert READY not in acts  # not before every two-sided spell is oriented
     state.apply("Play Kind Word as Black Magic (1)")
     state.apply("Play Kind Word as White Magic (1)")  # the last choice: Ready by itself
@@ -697,21 +712,25 @@ def test_two_sided_spells_must_be_oriented_single_sided_ones_orient_themselves()
 def test_orientation_choices_are_sealed_until_every_witch_is_done() -> None:
     """Insight: the witches choose simultaneously; another witch's cards, choices and events stay hidden until all are done, then are revealed together."""
     _, state = new_game(3)
-    to_insight(state)
+    to_insight(state, zones={"play/0": ["raven_gloom"]})
+    state.apply("Move the Familiar Raven Gloom")
+    state.apply("Player 1")
     play_until(state, lambda s: s.decision.player == 1, passive)  # Addie has chosen
     assert state.phase == "insight"
-    drawn_by_addie = [e for e in state.events(None) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
-    assert drawn_by_addie
+    moved = [e for e in state.events(None) if e["type"] == "move" and e.get("to_zone") == "play/1"]
+    assert moved
     for viewer in (1, 2):
-        assert not [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+        # the draws are seen as counts only; the Familiar's move waits for the reveal
+        assert all("cards" not in e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0")
         assert "cards" not in state.view(viewer)["zones"]["hand/0"]
-    assert [e for e in state.events(0) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+    assert not [e for e in state.events(2) if e["type"] == "move" and e.get("to_zone") == "play/1"]
+    assert [e for e in state.events(0) if e["type"] == "move" and e.get("to_zone") == "play/1"]
     # the pending choice is seen by its witch alone
     assert "options" in state.view(1)["decision"]
     assert state.view(0)["decision"] == state.view(2)["decision"] == {"player": 1}
     play_until(state, lambda s: s.phase != "insight", passive)
     for viewer in (1, 2):
-        assert [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "hand/0"]
+        assert [e for e in state.events(viewer) if e["type"] == "move" and e.get("to_zone") == "play/1"]
         assert any(e["type"] == "reveal-all" for e in state.events(viewer))
         # the hands and their orientation are seen by all in the Corruption phase
         assert "marks" in state.view(viewer)["zones"]["revealed/0"]
@@ -746,7 +765,10 @@ def test_dark_fey_forces_gaias_magic_to_black() -> None:
     to_insight(state, zones={"deck/0": ["lily_gaias_cheer", "lily_seedling_song", "lily_mending_touch",
                                         "morning_dew", "lily_flicker"],
                              "facing/0": ["mote"]})  # Mote: a Starter Demon and a Dark Fey
-    # every two-sided spell in hand is Gaia's Magic: nothing is left to choose
+    # every two-sided spell in hand is Gaia's Magic: nothing is left to choose but to wait (another
+    # witch might bind the Fey) or be Ready
+    assert state.decision.player == 0 and options(state) == {READY, WAIT}
+    state.apply(READY)
     assert state.decision.player == 1
     play_until(state, lambda s: s.phase != "insight", passive)
     for t in ("lily_gaias_cheer", "lily_seedling_song", "morning_dew"):
@@ -837,7 +859,7 @@ def test_an_unrevealed_insight_card_loses_its_insight_effect() -> None:
     to_insight(state, zones={"deck/0": ["glimmer", "addie_whistle", "addie_whistle", "addie_hush", "addie_hush",
                                         "addie_spark_of_good"]})
     state.apply("Play Glimmer as Black Magic (1)")
-    assert options(state) == {READY, "Reveal the Insight card Glimmer"}
+    assert options(state) == {READY, "Reveal the Insight card Glimmer", WAIT}
     state.apply(READY)
     play_until(state, lambda s: s.phase == "battle" and s.decision.player == 0, passive)
     assert not any("Glimmer" in a for a in options(state))
@@ -1145,6 +1167,26 @@ def test_bronze_mat_abilities_once_per_game_gold_once_per_hour() -> None:
     assert "Use Ward Cross's gold ability (this Hour)" in options(state)
 
 
+def test_each_player_chooses_her_mat_side() -> None:
+    """Set-Up (I): "Players may choose which side to play": option mats sets the side by seat, the others play option mat."""
+    _, state = new_game(3, witches="ward,addie,dianne", mats="gold")
+    to_battle(state, {"facing/0": ["gibber", "kyil", "sludga"]})
+    assert "Use Ward Cross's gold ability (this Hour)" in options(state)
+    assert not any("bronze" in a for a in options(state))
+    _, state = new_game(3, witches="addie,ward,dianne", mats="bronze,gold", mat="bronze")
+    to_battle(state)
+    play_until(state, lambda s: s.phase == "battle" and s.decision.player == 1, passive)
+    arrange(state, {"facing/1": ["gibber", "kyil"]})
+    assert "Use Ward Cross's gold ability (this Hour)" in options(state)
+    assert not any("Ward Cross's bronze" in a for a in options(state))
+
+
+def test_an_unknown_mat_side_is_refused() -> None:
+    """Options: a Mat side other than bronze or gold in option mats stops the set-up with a RuleError naming it."""
+    with pytest.raises(rulecore.RuleError, match="silver"):
+        new_game(3, mats="gold,silver")
+
+
 def test_scene_objectives_are_offered_in_battle() -> None:
     """Battle (f): Magic may power the Scene's objective (All Hallows' Eve: 4 White Magic from the Pool, every witch removes 1 Corruption)."""
     _, state = new_game(3)
@@ -1426,12 +1468,25 @@ def test_winter_solstice_lost_witches_guard_loci(mode, guarded) -> None:
     assert acquire_options(state) == set(LOCI) - guarded
 
 
+def test_scene_objective_menus_have_no_way_back_to_the_same_battle_menu() -> None:
+    """Battle (f), no menu cycle: a Scene objective's own menu offers only what the Magic pays for, no "Not now" back to the unchanged Battle menu."""
+    _, state = scene_game("winter-solstice")
+    to_battle(state, {"guardian/4": ["agatha_vane"], "event_deck": []}, counters={"black_left": [6, 0, 0]})
+    state.apply("Scene objective: Winter Solstice")
+    assert {"Bind Agatha Vane on Locus 4 (3 Black Magic)", "Banish (save) Agatha Vane on Locus 4 (6 Black Magic)"} <= options(state)
+    assert all(a.startswith(("Bind ", "Banish (save) ")) for a in options(state))
+    _, state = scene_game("dawn-of-the-overlord")
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [3, 0, 0]})
+    state.apply("Scene objective: Dawn of the Overlord")
+    assert options(state) == {"Strike with 1 Black Magic", "Strike with all your Black Magic"}
+
+
 def test_winter_solstice_binding_frees_a_locus_until_the_next_summon() -> None:
     """Winter Solstice objective: binding a Lost Witch frees her Locus until the next Summon Demons phase, when she returns as its Guardian."""
     _, state = scene_game("winter-solstice")
     to_battle(state, {"guardian/4": ["agatha_vane"], "event_deck": []}, counters={"black_left": [3, 0, 0]})
-    state.apply("Scene objective: Winter Solstice")
-    state.apply("Bind Agatha Vane on Locus 4 (3 Black Magic)")
+    state.apply("Scene objective: Winter Solstice")  # binding Agatha is all 3 Black Magic pays for: done at once
     assert zone(state, "guardian_away/4") == ["agatha_vane"] and state.zones["guardian/4"] == []
     end_the_hour(state)
     assert state.round == 2
@@ -1615,6 +1670,29 @@ def test_dawn_of_the_overlord_strikes_banish_it() -> None:
     assert corruption(state) == [5 + 2, 3 + 2, 3 + 2]
 
 
+@pytest.mark.parametrize("mode, cost", [("easy", 9), ("normal", 12), ("hard", 15)])
+def test_dawn_of_the_overlord_ordinary_banish_costs_what_the_scene_needs(mode, cost) -> None:
+    """Dawn of the Overlord: the Overlord needs 3 more Magic in hard mode (3 less in easy) with the ordinary Battle banish too."""
+    _, state = scene_game("dawn-of-the-overlord", mode)
+    # Baal-Zemoth: banish 12, grey
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [cost - 1, 0, 0], "overlord_wounds": 0})
+    assert not any(a.startswith("Banish Baal-Zemoth") for a in options(state))
+    state.arrange({}, counters={"black_left": [cost, 0, 0]})
+    assert f"Banish Baal-Zemoth, the Hungering Night ({cost} Black Magic)" in options(state)
+    state.apply(f"Banish Baal-Zemoth, the Hungering Night ({cost} Black Magic)")
+    assert state.counters["black_left"] == [0, 0, 0]
+    assert "baal_zemoth" not in zone(state, "facing/0")
+
+
+def test_dawn_of_the_overlord_ordinary_banish_counts_the_magic_already_struck() -> None:
+    """Dawn of the Overlord (decision): after strikes, the ordinary banish costs only what the Overlord still needs."""
+    _, state = scene_game("dawn-of-the-overlord", "hard")
+    to_battle(state, {"facing/0": ["baal_zemoth"], "event_deck": [], "secret/0": [], "secret/1": [], "secret/2": []},
+              counters={"black_left": [6, 0, 0], "overlord_wounds": 10})
+    assert "Banish Baal-Zemoth, the Hungering Night (5 Black Magic)" in options(state)
+
+
 @pytest.mark.parametrize("mode, gain", [("easy", 2), ("normal", 4), ("hard", 6)])
 def test_dawn_of_the_overlord_retribution(mode, gain) -> None:
     """Dawn of the Overlord retribution: if the Overlord is still in play at dawn every witch gains 4 Corruption (easy 2, hard 6)."""
@@ -1736,3 +1814,11 @@ def test_a_loaded_game_continues_like_the_original() -> None:
     assert loaded.to_json() == state.to_json() == clone.to_json()
     for viewer in range(4):
         assert json.dumps(loaded.view(viewer)) == json.dumps(state.view(viewer))
+
+
+@pytest.mark.parametrize("scene", ["winter-solstice", "dawn-of-the-overlord"])
+def test_greedy_bots_finish_the_scenes_with_objective_menus(scene) -> None:
+    """Battle (f), no menu cycle: greedy bots finish Winter Solstice and Dawn of the Overlord games (the issue's simulate run)."""
+    result = simulate("approaching-dawn", games=2, players=2, bots="greedy", options={"scene": scene},
+                      workers=1, max_decisions=2000)
+    assert result.unfinished == 0

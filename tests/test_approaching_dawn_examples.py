@@ -24,6 +24,7 @@ from ad_helpers import (
     POOL,
     READY,
     TIE,
+    WAIT,
     arrange,
     counter_changes,
     corruption,
@@ -165,6 +166,38 @@ def test_insight_example_lily_orients_passes_wil_trickster() -> None:
     assert state.counters["white_made"][LILY] == 1
     # (E) Dianne gains Wil Trickster's White Magic this Hour: Southern Kindness 1 + Sweet Tea 2 + 2 + Wil 1
     assert state.counters["white_made"][DIANNE] == 6
+
+
+def test_insight_in_any_order_lily_waits_for_diannes_southern_kindness() -> None:
+    """Insight "in any order": Lily, first in seat order, waits; Dianne's Southern Kindness binds G'Wind; Lily comes back and plays Gaia's Cheer as White Magic."""
+    _, state = new_game(3, witches="lily,dianne,nancy")
+    to_insight(
+        state,
+        zones={
+            "deck/0": ["blood_letting", "lily_gaias_cheer", "obsidian_mirror", "mr_patterson", "lily_flicker"],
+            "deck/1": ["dianne_southern_kindness", "dianne_rush_hour", "dianne_rush_hour",
+                       "dianne_sweet_tea", "dianne_sweet_tea"],
+            "deck/2": ["nancy_devour_darkness", "nancy_devour_darkness", "nancy_scalpel",
+                       "nancy_transfusion", "nancy_transfusion"],
+            "facing/0": ["fi", "sludga", "gwind"],
+        },
+        counters={"corruption": [0, 10, 10]},
+    )
+    assert state.decision.player == 0 and prompt(state) == INSIGHT
+    # G'Wind, an unbound Dark Fey, faces Lily: Gaia's Cheer could only be Black now
+    assert "Play Gaia's Cheer as White Magic (1)" not in options(state)
+    state.apply(WAIT)
+    assert state.decision.player == 1
+    state.apply("Reveal the Insight card Southern Kindness")
+    state.apply("G'Wind")
+    assert "bound" in marks_of(state, "facing/0", "gwind")
+    # Dianne and Nancy have nothing left to choose; Lily comes back
+    assert state.decision.player == 0 and prompt(state) == INSIGHT
+    assert WAIT not in options(state)  # nobody else is left to act first
+    state.apply("Play Blood Letting as Black Magic (2)")
+    state.apply("Play Gaia's Cheer as White Magic (1)")
+    assert state.phase == "battle"
+    assert marks_of(state, "revealed/0", "lily_gaias_cheer") == {"white"}
 
 
 def test_corruption_example_lily_burdens_dianne_and_heals_after_receiving() -> None:

@@ -167,3 +167,35 @@ def test_real_game_search_bot_is_legal_and_seeded() -> None:
     assert first == again
     assert first in state.legal_actions()
     assert list(state.history) == history
+
+
+CYCLE = """
+let going = true
+while going {
+  choose by 0 "Menu" {
+    option "Look" {
+      choose by 0 "Sub" {
+        option "Back" { }
+        option "Stop" { let going = false }
+      }
+    }
+    option "Stop" { let going = false }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bots_never_repeat_an_action_that_led_back_to_the_same_decision(name: str, tiny) -> None:
+    """A bot that comes back to a decision it met, with nothing changed, does not take the action it took there again."""
+    # stopping loses, so greedy and search bots would rather "Look" and go "Back" for ever
+    game = tiny.game(CYCLE, winners="players where it == 1")
+    for seed in range(5):
+        state = game.new_game(seed)
+        bot = make_bot(name, seed)
+        for _ in range(4):
+            if state.is_terminal():
+                break
+            state.apply(bot.choose(state))
+        assert state.is_terminal(), state.history
+        assert state.history.count("Look") <= 1

@@ -1930,3 +1930,89 @@ def test_simultaneous_parts_are_sealed_in_views(tiny):
     assert s.view(0)["zones"]["shown/0"]["cards"] == ["bean"]
     s.apply(s.legal_actions()[0])  # the last part is done: everything is revealed together
     assert s.view(1)["zones"]["shown/0"]["cards"] == ["bean"]
+
+
+# --------------------------------------------------------------------------- in any order
+
+ANY_ORDER = """
+@KIND@ for each p in players {
+  let c = choose card from deck by p "Pick"
+  choose by p "Act" {
+    option "Wait" when can_pass {
+      move c to deck
+      pass
+    }
+    option "Go" {
+      move c to pile of p
+      say "go " + player_name(p)
+    }
+  }
+}
+say "done"
+"""
+
+
+def test_in_any_order_a_player_who_passes_comes_back_after_the_others(tiny):
+    """'in any order': a part that passes goes after the others still to act; a part that ends is done."""
+    s = tiny.run(ANY_ORDER.replace("@KIND@", "in any order"), players=3)
+    assert s.current_player == 0
+    s.apply("Bean")
+    s.apply("Wait")
+    assert s.current_player == 1
+    s.apply("Apple")
+    s.apply("Go")
+    assert s.current_player == 2
+    s.apply("Apple")
+    s.apply("Go")
+    assert s.current_player == 0  # back after the others
+    s.apply("Bean")  # alone now: "Wait" is not offered, "Go" is taken at once
+    assert s.is_terminal()
+    assert tiny.says(s) == ["go Player 1", "go Player 2", "go Player 0", "done"]
+
+
+def test_in_any_order_nobody_may_pass_once_every_other_player_has_just_passed(tiny):
+    """'can_pass' is false for the last of a row of passes, so every 'in any order' comes to an end."""
+    s = tiny.run(ANY_ORDER.replace("@KIND@", "in any order"), players=3)
+    s.apply("Bean")
+    s.apply("Wait")
+    s.apply("Bean")
+    assert set(s.legal_actions()) == {"Wait", "Go"}
+    s.apply("Wait")
+    s.apply("Bean")  # Player 2: both others have just passed, so "Go" alone is left and taken at once
+    assert tiny.says(s) == ["go Player 2"]
+    assert s.current_player == 0 and s.decision.prompt == "Pick"
+
+
+def test_sealed_in_any_order_hides_each_part_until_all_are_done(tiny):
+    """'simultaneously in any order': a part's events reach the others only when every part is done."""
+    s = tiny.run(ANY_ORDER.replace("@KIND@", "simultaneously in any order"), players=2)
+    s.apply("Bean")
+    s.apply("Go")
+    assert tiny.says(s, 1) == []
+    s.apply("Apple")
+    assert s.is_terminal()
+    assert tiny.says(s, 1) == ["go Player 0", "go Player 1", "done"]
+
+
+def test_in_any_order_saves_and_loads_between_parts(tiny):
+    """A state between the parts of an 'in any order' (after a pass) saves, loads and continues identically."""
+    s = tiny.run(ANY_ORDER.replace("@KIND@", "simultaneously in any order"), players=3)
+    s.apply("Bean")
+    s.apply("Wait")
+    again = s.game.load_state(s.to_json())
+    for action in ("Apple", "Go", "Apple", "Go", "Bean"):
+        s.apply(action)
+        again.apply(action)
+    assert again.to_json() == s.to_json()
+
+
+def test_pass_outside_in_any_order_is_a_rule_error(tiny):
+    """'pass' outside a player's part of an 'in any order' is a located RuleError."""
+    with pytest.raises(rulecore.RuleError, match="outside"):
+        tiny.run("pass")
+
+
+def test_pass_when_it_may_not_is_a_rule_error(tiny):
+    """'pass' unguarded by 'can_pass' when every other player has just passed is a RuleError, not an endless loop."""
+    with pytest.raises(rulecore.RuleError, match="can_pass"):
+        tiny.run("in any order for each p in players { pass }")

@@ -219,6 +219,20 @@ def test_simultaneously():
     assert node == n.Simultaneously("p", n.Builtin("players"), n.Block((n.Say(n.Var("p"), None),)))
 
 
+def test_in_any_order_and_pass():
+    """'[simultaneously] in any order for each p in X { ... pass ... }' builds an InAnyOrder (sealed or not) and a Pass."""
+    node = stmt("in any order for each p in players { pass }")
+    assert node == n.InAnyOrder("p", n.Builtin("players"), n.Block((n.Pass(),)), False)
+    node = stmt("simultaneously in any order for each p in players { say can_pass }")
+    assert node == n.InAnyOrder("p", n.Builtin("players"), n.Block((n.Say(n.Builtin("can_pass"), None),)), True)
+
+
+def test_any_and_order_stay_free_as_names():
+    """'in any order' is one token, so 'any(...)' and a variable called 'order' still parse."""
+    node = stmt("let order = any(players, it == you)")
+    assert node == n.Let("order", n.Call("any", (n.Builtin("players"), n.Compare("==", n.Builtin("it"), n.Builtin("you")))))
+
+
 def test_menu_without_chooser_or_prompt():
     """'choose { ... }' is a menu for 'you' with the default prompt."""
     node = stmt('choose { option "a" { } option "b" { } }')

@@ -442,3 +442,44 @@ def test_events_of_a_player_are_a_subsequence_of_the_full_log(wh):
         types = [e["type"] for e in mine]
         it = iter(e["type"] for e in full)
         assert all(t in it for t in types)
+
+
+def test_arrange_works_a_pending_choose_out_anew_with_the_locals_it_reads(wh):
+    """State.arrange re-asks a pending choose with its options worked out on the new table, locals it reads included."""
+    game = rulecore.Game(wh, players=2)
+    state = game.new_game(seed=5)
+    assert state.decision.prompt == "Attack with which cards?"
+    # the attack's 'boosters' (Candles in hand) was worked out on the old hand
+    state.arrange({"hand/0": ["cauldron", "bell"], "hand/1": ["mirror"]}, rest="discard")
+    assert set(state.legal_actions()) == {"1 Cauldron", "1 Bell"}
+    state.apply("1 Bell")
+    assert sorted(state.rules.instance_type[c] for c in state.zones["attack"] + state.zones["hex/1"]) == ["bell"]
+    assert "candle" not in [state.rules.instance_type[c] for c in state.zones["hand/0"]]
+
+
+def test_arrange_keeps_the_choices_already_made(wh):
+    """State.arrange re-asks a pending choose but keeps what earlier choices of the same effect picked."""
+    game = rulecore.Game(wh, players=3)
+    state = game.new_game(seed=0)
+    while state.decision.prompt != "Attack with which cards?":
+        state.apply("Attack" if "Attack" in state.legal_actions() else state.legal_actions()[-1])
+    defender_before = state.stack[-1][3]["defender"]
+    state.arrange({"hand/0": ["bell", "bell"]}, rest="discard")
+    assert state.stack[-1][3]["defender"] == defender_before
+    assert set(state.legal_actions()) == {"1 Bell", "2 Bell"}
+
+
+def test_arrange_sets_card_and_player_marks(wh):
+    """State.arrange(marks=..., player_marks=...): 'zone/index' sets a card's marks exactly, a seat its player marks."""
+    state = rulecore.Game(wh, players=3).new_game(seed=0)
+    state.arrange({"hand/0": ["bell", "candle"]}, rest="discard",
+                  marks={"hand/0/1": ["lit", "spare"]}, player_marks={2: ["open_red"]})
+    candle = state.zones["hand/0"][1]
+    assert state.rules.instance_type[candle] == "candle" and state.marks[candle] == ("lit", "spare")
+    assert state.player_marks == [(), (), ("open_red",)]
+    state.arrange(marks={"hand/0/1": []})
+    assert candle not in state.marks
+    with pytest.raises(rulecore.IllegalActionError):
+        state.arrange(marks={"hand/0/5": ["x"]})
+    with pytest.raises(rulecore.IllegalActionError):
+        state.arrange(player_marks={3: ["x"]})

@@ -828,22 +828,36 @@ def test_hourglass_cannot_take_itself_back() -> None:
     assert hand(state, 0) == n(bell=1, skull=1)
 
 
-def test_hourglass_cannot_take_back_an_hourglass() -> None:
-    """Decision: Hourglass never takes an Hourglass back (two could otherwise trade places forever)."""
-    _, state = new_game(3)
-    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["hourglass", "skull"]})
+def test_hourglass_may_take_back_an_older_hourglass() -> None:
+    """Hourglass: "Look at your Hex pile, take a card from it": an older Hourglass may be taken back too."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["hourglass", "bell"], "hand/1": ["mirror"], "hand/2": ["bell"],
+                   "hex/0": ["hourglass", "skull"], "hex/1": [], "hex/2": []}, rest="discard")
     state.apply("Play Hourglass")
-    # the only card it may take is the Skull: a single option, taken at once
-    assert hex_pile(state, 0) == ["hourglass", "hourglass"]
-    assert sorted(state.rules.instance_type[c] for c in state.zones["hand/0"]) == ["bell", "skull"]
+    assert state.decision.prompt == "Take which card from your Hex pile?"
+    assert options(state) == {"Hourglass", "Skull"}
+    state.apply("Hourglass")
+    assert hex_pile(state, 0) == n(hourglass=1, skull=1)
+    assert hand(state, 0) == n(bell=1, hourglass=1)
+    assert state.decision.player == 0 and state.decision.prompt == "Your turn"
 
 
-def test_hourglass_with_only_hourglasses_in_hex_takes_nothing() -> None:
-    """Decision: an Hex pile holding only Hourglasses gives nothing back, but still another turn."""
-    _, state = new_game(3)
-    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["hourglass"]})
+def test_hourglass_player_looks_at_the_whole_hex_pile() -> None:
+    """Hourglass: "Look at your Hex pile": the player sees every card of it, not only those it may take."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["hourglass", "bell"], "hand/1": ["mirror"], "hand/2": ["bell"],
+                   "hex/0": ["hourglass", "skull"], "hex/1": [], "hex/2": []}, rest="discard")
     state.apply("Play Hourglass")
-    assert hex_pile(state, 0) == ["hourglass", "hourglass"]
+    seen = [e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]
+    assert sorted(seen) == n(hourglass=2, skull=1)
+
+
+def test_hourglass_with_only_its_own_card_in_hex_takes_nothing() -> None:
+    """Decision: an Hourglass played into an empty Hex pile has nothing to take back, but still gives another turn."""
+    _, state = new_game(3)
+    layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)})
+    state.apply("Play Hourglass")
+    assert hex_pile(state, 0) == ["hourglass"]
     assert state.decision.player == 0
 
 
@@ -862,7 +876,7 @@ def test_hourglass_look_is_private() -> None:
     _, state = new_game(3)
     layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["mirror", "chalice"]})
     state.apply("Play Hourglass")
-    assert sorted([e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]) == ["chalice", "mirror"]
+    assert sorted([e for e in events(state, "look", 0) if "cards" in e][-1]["cards"]) == ["chalice", "hourglass", "mirror"]
     assert not [e for e in events(state, "look", 1) if "cards" in e]
     assert "cards" not in state.view(0)["zones"]["hex/0"]
 
@@ -1000,8 +1014,8 @@ def test_round_does_not_end_while_two_players_hold_cards() -> None:
     assert state.decision.player == 1
 
 
-def test_round_ends_with_nobody_holding_cards_turn_player_starts_next() -> None:
-    """Decision: if no player has cards when the round ends, the player whose turn ended it starts the next round."""
+def test_round_ends_with_nobody_holding_cards_last_to_empty_starts_next() -> None:
+    """Round end: "The player who last had cards in their hand" starts: with no cards left, the one who emptied their hand last."""
     _, state = new_game(3)
     layout(state, hands={0: ["candle"], 1: n(bell=1), 2: ["candle"]})
     state.apply("Player 1")
@@ -1011,8 +1025,28 @@ def test_round_ends_with_nobody_holding_cards_turn_player_starts_next() -> None:
     assert options(state) == {"Take the cards", "Block with 1 Candle"}
     state.apply("Block with 1 Candle")
     assert state.round == 2
-    assert state.decision.player == 1
+    # Player 1 emptied its hand by attacking, Player 2 after it by blocking
+    assert state.decision.player == 2
     assert state.round_log[0]["round_score"] == [0, 1, 0]
+
+
+def test_defender_who_empties_last_starts_next_round_two_players() -> None:
+    """Round end: the defender who blocks with their last card had cards last, so starts the next round."""
+    _, state = new_game(2, seed=0)
+    state.arrange({"hand/0": ["bell"], "hand/1": ["candle"], "hex/0": [], "hex/1": []}, rest="discard")
+    state.apply("Block with 1 Candle")
+    assert state.round == 2
+    assert state.decision.player == 1 and state.decision.prompt == "Your turn"
+
+
+def test_book_victim_who_empties_last_starts_next_round() -> None:
+    """Round end: a player whose last card a Book steals had cards after the Book player emptied their hand."""
+    _, state = new_game(3)
+    layout(state, hands={0: ["book"], 1: ["bell"], 2: []})
+    state.apply("Play Book")
+    # the Book player now holds the Bell: it is the only one with cards and puts it into its Hex pile
+    assert state.round == 2
+    assert state.decision.player == 0
 
 
 def test_next_round_redeals_all_cards() -> None:
@@ -1044,6 +1078,16 @@ def test_hex_piles_hidden_again_after_an_empty_reveal() -> None:
         assert "cards" not in entry
 
 
+def test_hex_pile_revealed_empty_stays_hidden_while_still_empty() -> None:
+    """Hiding: a Hex pile revealed empty at scoring is hidden again at the next deal, before any card goes in."""
+    _, state = new_game(3)
+    end_round(state, hexes={0: ["bell"]})  # Hex piles 1 and 2 are revealed empty
+    assert state.round == 2
+    for viewer in range(3):
+        for p in range(3):
+            assert "cards" not in state.view(viewer)["zones"][f"hex/{p}"]
+
+
 # --------------------------------------------------------------------------- scoring
 
 
@@ -1053,6 +1097,7 @@ def test_scoring_ladders_last_value_holds(card: str) -> None:
     copies, ladder = REFERENCE[card]
     for count in range(1, copies + 1):
         _, state = new_game(3)
+        end_round(state)  # score in round 2: round 1 floors a negative score at 0
         scores = play_round_with_hexes(state, {0: [card] * count})
         assert scores[0] == ladder[min(count, len(ladder)) - 1], (card, count)
 
@@ -1080,18 +1125,29 @@ def test_scoring_each_type_scores_once_and_adds_up() -> None:
 
 
 def test_lone_chalice_scores_minus_three() -> None:
-    """A lone Chalice in a Hex pile scores -3 for the round (two Chalices score 2)."""
+    """A lone Chalice in a Hex pile scores -3 for the round (two Chalices score 2); seen in round 2, as round 1 floors at 0."""
     _, state = new_game(3)
+    end_round(state)
     end_round(state, hexes={0: ["chalice"], 1: n(chalice=2), 2: n(chalice=1, bell=2)})
-    assert state.round_log[0]["round_score"] == [-3, 2, 0]
+    assert state.round_log[1]["round_score"] == [-3, 2, 0]
 
 
 def test_negative_first_round_counts_zero() -> None:
-    """A negative first-round score counts as zero."""
+    """Scoring: "If your score for the first round is negative, you score zero points" (total and recorded round score)."""
     _, state = new_game(3)
     end_round(state, hexes={0: ["chalice"]})
-    assert state.round_log[0]["round_score"][0] == -3
+    assert state.round_log[0]["round_score"][0] == 0
     assert state.counters["total"] == [0, 0, 0]
+
+
+def test_negative_first_round_recorded_as_zero_in_result() -> None:
+    """Scoring: a negative first round shows as 0 in round_score and result()['round_scores']."""
+    _, state = new_game(3, seed=0)
+    state.arrange({"hand/0": ["bell"], "hand/1": ["bell"], "hand/2": [],
+                   "hex/0": ["chalice"], "hex/1": [], "hex/2": []}, rest="discard")
+    state.apply("Take the cards")
+    assert state.counters["round_score"][0] == 0
+    assert state.result()["round_scores"][0][0] == 0
 
 
 def test_negative_later_round_is_subtracted() -> None:

@@ -6,11 +6,11 @@ decides them; docs/witty-witches.md lists those decisions.
 
 Reference cards used again and again (features: character, object, colour):
 
-- ``witch_broom_yellow`` (WBY) is a doppelganger type (two copies), the usual top card;
-- it matches (exactly two shared features) ``witch_broom_red``, ``witch_spellbook_yellow``,
-  ``dragon_broom_yellow`` and the star cards ``witch_broom_blue``, ``witch_cauldron_yellow``,
-  ``wizard_broom_yellow``;
-- ``dragon_spellbook_red`` and ``wizard_cauldron_blue`` share no feature with it.
+- ``witch_broom_blue`` (WBB) is a doppelganger type (two copies), the usual top card;
+- it matches (exactly two shared features) ``witch_broom_yellow``, ``witch_spellbook_blue``,
+  ``dragon_broom_blue`` and the star cards ``witch_broom_red``, ``witch_cauldron_blue``,
+  ``wizard_broom_blue``;
+- ``dragon_spellbook_yellow`` and ``wizard_cauldron_red`` share no feature with it.
 """
 
 from __future__ import annotations
@@ -70,19 +70,19 @@ from ww_helpers import (
     zone,
 )
 
-WBY = "witch_broom_yellow"
-MATCH = "witch_broom_red"  # shares witch + broom with WBY, no star, one copy
-MATCH2 = "dragon_broom_yellow"  # shares broom + yellow with WBY
-MATCH3 = "witch_spellbook_yellow"  # shares witch + yellow with WBY
-STAR = "wizard_broom_yellow"  # a star card sharing broom + yellow with WBY
-DSR = "dragon_spellbook_red"  # shares nothing with WBY (a doppelganger type)
-WCB = "wizard_cauldron_blue"  # shares nothing with WBY (a doppelganger type)
+WBB = "witch_broom_blue"
+MATCH = "witch_broom_yellow"  # shares witch + broom with WBB, no star, one copy
+MATCH2 = "dragon_broom_blue"  # shares broom + blue with WBB
+MATCH3 = "witch_spellbook_blue"  # shares witch + blue with WBB
+STAR = "wizard_broom_blue"  # a star card sharing broom + blue with WBB
+DSY = "dragon_spellbook_yellow"  # shares nothing with WBB (a doppelganger type)
+WCR = "wizard_cauldron_red"  # shares nothing with WBB (a doppelganger type)
 # hands for seats that take no part in a test (they only must not be empty)
 FILLS = {
-    1: ["dragon_spellbook_blue", "wizard_cauldron_red"],
-    2: ["wizard_spellbook_red", "dragon_cauldron_yellow"],
-    3: ["witch_cauldron_blue", "wizard_cauldron_yellow"],
-    4: ["dragon_broom_red", "wizard_spellbook_yellow"],
+    1: ["dragon_spellbook_red", "wizard_cauldron_yellow"],
+    2: ["wizard_spellbook_yellow", "dragon_cauldron_blue"],
+    3: ["witch_cauldron_red", "wizard_cauldron_blue"],
+    4: ["dragon_broom_yellow", "wizard_spellbook_blue"],
 }
 
 
@@ -95,20 +95,26 @@ def others(players: int) -> dict[int, list[str]]:
 
 
 def test_character_deck_is_27_combinations_plus_9_doppelgangers() -> None:
-    """36 character cards: every combination once, those whose feature numbers sum to 0 mod 3 twice."""
+    """Reference deck: 36 character cards, every combination once, those whose feature numbers sum to 1 mod 3 twice."""
     assert len(CHARACTER_TYPES) == 27
     assert sum(CARDSET.cards[t].count for t in CHARACTER_TYPES) == 36
     for t in CHARACTER_TYPES:
-        expected = 2 if feature_number_sum(t) % 3 == 0 else 1
+        expected = 2 if feature_number_sum(t) % 3 == 1 else 1
         assert CARDSET.cards[t].count == expected, t
         assert t == card(*(CARDSET.cards[t].props[f] for f in ("character", "object", "color")))
 
 
-def test_nine_star_cards_are_the_combinations_summing_to_one_mod_three() -> None:
-    """The star border is on exactly the nine combinations whose feature numbers sum to 1 mod 3."""
+def test_two_blue_witches_with_a_broom_are_doppelgangers() -> None:
+    """Game Material: "The 2 blue witches with a broom are doppelgangers": two identical copies, no star."""
+    assert CARDSET.cards["witch_broom_blue"].count == 2
+    assert "star" not in CARDSET.cards["witch_broom_blue"].tags
+
+
+def test_nine_star_cards_are_the_combinations_summing_to_two_mod_three() -> None:
+    """Reference deck: the star border is on exactly the nine combinations whose feature numbers sum to 2 mod 3."""
     stars = [t for t in CHARACTER_TYPES if "star" in CARDSET.cards[t].tags]
     assert len(stars) == 9
-    assert all(feature_number_sum(t) % 3 == 1 and CARDSET.cards[t].count == 1 for t in stars)
+    assert all(feature_number_sum(t) % 3 == 2 and CARDSET.cards[t].count == 1 for t in stars)
 
 
 def test_sixteen_spells_of_four_kinds() -> None:
@@ -130,7 +136,8 @@ def test_sixteen_spells_of_four_kinds() -> None:
 @pytest.mark.parametrize("mode", ["apprentice", "master"])
 def test_setup_six_cards_each_and_first_discard(players: int, mode: str) -> None:
     """Each player gets 6 character cards, one card starts the discard pile, the rest is the draw pile."""
-    game = rulecore.Game(CARDSET, players=players, options={"mode": mode})
+    # table talk on: the first turn waits for a decision, so nothing is played before the checks
+    game = rulecore.Game(CARDSET, players=players, options={"mode": mode, "table_talk": True})
     for seed in range(3):
         state = game.new_game(seed)
         assert hand_sizes(state) == [6] * players
@@ -159,21 +166,33 @@ def test_master_has_sixteen_spells_in_the_spell_pile(players: int) -> None:
     assert zone(state, "spell_deck") != zone(game.new_game(5), "spell_deck")
 
 
-def test_master_is_the_default_mode_and_table_talk_is_on() -> None:
-    """Without options the game is the master game with the spoken-word rule on."""
+def test_master_is_the_default_mode_and_table_talk_is_off() -> None:
+    """Options: without options the game is the master game, and the spoken-word (table talk) rule is off."""
     game = rulecore.Game(CARDSET, players=3)
-    assert game.options == {"mode": "master", "table_talk": True}
+    assert game.options == {"mode": "master", "table_talk": False}
     with pytest.raises(rulecore.OptionError):
         rulecore.Game(CARDSET, players=3, options={"mode": "wizard"})
     with pytest.raises(rulecore.OptionError):
         rulecore.Game(CARDSET, players=6)
 
 
+def test_no_speak_action_by_default() -> None:
+    """Options: with default options no turn menu offers "Speak" (table talk is off unless asked for)."""
+    game = rulecore.Game(CARDSET, players=3)
+    for seed in range(5):
+        state = game.new_game(seed)
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            assert SPEAK not in state.legal_actions()
+            state.apply(state.legal_actions()[0])
+
+
 def test_seat_zero_takes_the_first_turn() -> None:
     """Seat 0 plays first; turns then pass clockwise (seat + 1)."""
     _, state = new_game(3)
     assert state.decision.player == 0 and state.decision.prompt == TURN and state.turn_player == 0
-    layout(state, {0: [MATCH, DSR], 1: [DSR, WCB], 2: [WCB, "dragon_cauldron_red"]}, [WBY])
+    layout(state, {0: [MATCH, DSY], 1: [DSY, WCR], 2: [WCR, "dragon_cauldron_yellow"]}, [WBB])
     state.apply(discard_label(MATCH))
     assert state.turn_player == 1 and state.decision.player == 1
 
@@ -184,37 +203,37 @@ def test_seat_zero_takes_the_first_turn() -> None:
 def test_exactly_two_shared_features_may_be_discarded() -> None:
     """Cards sharing exactly two of the three features with the top card may be discarded (any two)."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, MATCH2, MATCH3, DSR, "witch_cauldron_blue"], **others(3)}, [WBY])
+    layout(state, {0: [MATCH, MATCH2, MATCH3, DSY, "witch_cauldron_red"], **others(3)}, [WBB])
     assert state.decision.prompt == TURN
-    # witch+broom, broom+yellow, witch+yellow; not DSR (0 shared) nor the Blue Witch with Cauldron (1 shared)
+    # witch+broom, broom+blue, witch+blue; not DSY (0 shared) nor the Red Witch with Cauldron (1 shared)
     assert options(state) == {discard_label(MATCH), discard_label(MATCH2), discard_label(MATCH3), SPEAK}
     state.apply(discard_label(MATCH2))
-    assert zone(state, "discard") == [MATCH2, WBY]
-    assert hand(state, 0) == sorted([MATCH, MATCH3, DSR, "witch_cauldron_blue"])
+    assert zone(state, "discard") == [MATCH2, WBB]
+    assert hand(state, 0) == sorted([MATCH, MATCH3, DSY, "witch_cauldron_red"])
     assert state.decision.player == 1
 
 
 def test_one_shared_feature_is_not_enough() -> None:
     """A card sharing only one feature (or none) is not playable: the only turn is to draw."""
     _, state = new_game(3)
-    one = ["witch_cauldron_blue", "wizard_broom_blue", "wizard_cauldron_yellow"]  # witch / broom / yellow only
-    assert all(shared(t, WBY) == 1 for t in one)
-    layout(state, {0: one + [DSR], **others(3)}, [WBY])
+    one = ["witch_cauldron_red", "wizard_broom_red", "wizard_cauldron_blue"]  # witch / broom / yellow only
+    assert all(shared(t, WBB) == 1 for t in one)
+    layout(state, {0: one + [DSY], **others(3)}, [WBB])
     assert options(state) == {DRAW, SPEAK}
 
 
 def test_three_shared_features_is_a_doppelganger_not_a_regular_match() -> None:
     """An identical card (all three features) is not a regular discard: it is offered as a doppelganger."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])
-    assert options(state) == {twin_label(WBY), SPEAK}
-    assert discard_label(WBY) not in options(state)
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
+    assert options(state) == {twin_label(WBB), DRAW, SPEAK}
+    assert discard_label(WBB) not in options(state)
 
 
 def test_only_one_card_per_regular_turn() -> None:
     """A regular turn discards one card; play then passes even if more cards would match."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBY])
+    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBB])
     state.apply(discard_label(MATCH))
     assert state.decision.player == 1 and hand(state, 0) == [MATCH3]
 
@@ -225,9 +244,9 @@ def test_only_one_card_per_regular_turn() -> None:
 def test_doppelganger_of_the_top_card_gives_an_optional_extra_turn() -> None:
     """Playing the top card's doppelganger offers an extra turn; taking it gives the same player another turn."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [WBY, MATCH3, DSR], **others(3)}, [WBY])
-    state.apply(twin_label(WBY))
-    assert zone(state, "discard") == [WBY, WBY]
+    layout(state, {0: [WBB, MATCH3, DSY], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
+    assert zone(state, "discard") == [WBB, WBB]
     assert state.decision.player == 0 and state.decision.prompt == BONUS
     assert options(state) == {EXTRA, NEITHER}  # no witching in the practice game
     state.apply(EXTRA)
@@ -240,8 +259,8 @@ def test_doppelganger_of_the_top_card_gives_an_optional_extra_turn() -> None:
 def test_extra_turn_is_never_mandatory() -> None:
     """After a doppelganger the player may decline the extra turn; play passes on."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [WBY, MATCH3], **others(3)}, [WBY])
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, MATCH3], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
     state.apply(NEITHER)
     assert state.decision.player == 1 and state.turn_player == 1
     assert hand(state, 0) == [MATCH3]
@@ -250,48 +269,49 @@ def test_extra_turn_is_never_mandatory() -> None:
 def test_bonus_is_asked_even_when_extra_turn_is_the_only_bonus() -> None:
     """The bonus is a decision even with nothing to witch: 'Take an extra turn' or 'Neither'."""
     _, state = new_game(3, mode="master", table_talk=False)
-    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])  # single option: played automatically
-    assert zone(state, "discard") == [WBY, WBY]
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
+    assert zone(state, "discard") == [WBB, WBB]
     assert state.decision.prompt == BONUS and options(state) == {EXTRA, NEITHER}
 
 
 def test_doppelganger_right_after_your_own_discard() -> None:
     """After a regular discard, its doppelganger in hand may follow at once, with the same bonus."""
     _, state = new_game(3, mode="apprentice")
-    top_card = "witch_broom_blue"  # shares witch + broom with WBY
-    layout(state, {0: [WBY, WBY, DSR], **others(3)}, [top_card])
-    assert options(state) == {discard_label(WBY), SPEAK}
-    state.apply(discard_label(WBY))
+    top_card = "witch_broom_red"  # shares witch + broom with WBB
+    layout(state, {0: [WBB, WBB, DSY], **others(3)}, [top_card])
+    assert options(state) == {discard_label(WBB), SPEAK}
+    state.apply(discard_label(WBB))
     assert state.decision.player == 0 and state.decision.prompt == TOO
-    assert options(state) == {twin_label(WBY), NOT_NOW}
-    state.apply(twin_label(WBY))
-    assert zone(state, "discard") == [WBY, WBY, top_card]
+    assert options(state) == {twin_label(WBB), NOT_NOW}
+    state.apply(twin_label(WBB))
+    assert zone(state, "discard") == [WBB, WBB, top_card]
     assert state.decision.prompt == BONUS
     state.apply(EXTRA)
     assert state.decision.player == 0 and state.decision.prompt == TURN
-    assert hand(state, 0) == [DSR]
+    assert hand(state, 0) == [DSY]
 
 
 def test_doppelganger_after_own_discard_may_be_kept() -> None:
     """The follow-up doppelganger is optional: 'Not now' keeps it and ends the turn."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [WBY, WBY, DSR], **others(3)}, ["witch_broom_blue"])
-    state.apply(discard_label(WBY))
+    layout(state, {0: [WBB, WBB, DSY], **others(3)}, ["witch_broom_red"])
+    state.apply(discard_label(WBB))
     state.apply(NOT_NOW)
-    assert hand(state, 0) == sorted([WBY, DSR])
+    assert hand(state, 0) == sorted([WBB, DSY])
     assert state.decision.player == 1
 
 
 def test_extra_turn_is_a_full_turn_on_the_new_top_card() -> None:
     """The extra turn is a whole turn played on the doppelganger just discarded."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [WBY, WBY, MATCH, MATCH3], **others(3)}, ["witch_broom_blue"])
-    state.apply(discard_label(WBY))
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, WBB, MATCH, MATCH3], **others(3)}, ["witch_broom_red"])
+    state.apply(discard_label(WBB))
+    state.apply(twin_label(WBB))
     state.apply(EXTRA)
-    state.apply(discard_label(MATCH))  # witch_broom_red on WBY
+    state.apply(discard_label(MATCH))  # witch_broom_yellow on WBB
     assert state.decision.player == 1
-    assert zone(state, "discard")[:3] == [MATCH, WBY, WBY]
+    assert zone(state, "discard")[:3] == [MATCH, WBB, WBB]
 
 
 # =========================================================================== drawing
@@ -300,9 +320,9 @@ def test_extra_turn_is_a_full_turn_on_the_new_top_card() -> None:
 def test_cannot_discard_draw_one_card_and_keep_it() -> None:
     """Without a playable card the player draws the top card of the draw pile; one that does not fit is kept."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=["dragon_cauldron_red", MATCH])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=["dragon_cauldron_yellow", MATCH])
     state.apply(DRAW)
-    assert hand(state, 0) == sorted([DSR, WCB, "dragon_cauldron_red"])
+    assert hand(state, 0) == sorted([DSY, WCR, "dragon_cauldron_yellow"])
     assert zone(state, "deck") == [MATCH]
     assert state.decision.player == 1  # nothing more to decide: the turn is over
 
@@ -310,34 +330,34 @@ def test_cannot_discard_draw_one_card_and_keep_it() -> None:
 def test_drawn_card_that_fits_may_be_discarded_at_once() -> None:
     """A drawn card that fits may be discarded immediately."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[MATCH, "dragon_cauldron_red"])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[MATCH, "dragon_cauldron_yellow"])
     state.apply(DRAW)
     assert state.decision.player == 0 and state.decision.prompt == DRAWN
     assert options(state) == {discard_label(MATCH), KEEP}
     state.apply(discard_label(MATCH))
-    assert zone(state, "discard") == [MATCH, WBY]
-    assert hand(state, 0) == sorted([DSR, WCB])
+    assert zone(state, "discard") == [MATCH, WBB]
+    assert hand(state, 0) == sorted([DSY, WCR])
     assert state.decision.player == 1
 
 
 def test_drawn_card_that_fits_may_be_kept() -> None:
     """The drawn card that fits may also be kept in hand."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[MATCH, "dragon_cauldron_red"])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[MATCH, "dragon_cauldron_yellow"])
     state.apply(DRAW)
     state.apply(KEEP)
-    assert hand(state, 0) == sorted([DSR, WCB, MATCH])
-    assert zone(state, "discard") == [WBY]
+    assert hand(state, 0) == sorted([DSY, WCR, MATCH])
+    assert zone(state, "discard") == [WBB]
     assert state.decision.player == 1
 
 
 def test_drawn_doppelganger_may_be_played_with_its_bonus() -> None:
     """A drawn doppelganger of the top card may be played, with the extra-turn bonus."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[WBY])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[WBB])
     state.apply(DRAW)
-    assert options(state) == {twin_label(WBY), KEEP}
-    state.apply(twin_label(WBY))
+    assert options(state) == {twin_label(WBB), KEEP}
+    state.apply(twin_label(WBB))
     assert state.decision.prompt == BONUS
     state.apply(EXTRA)
     assert state.decision.player == 0 and state.decision.prompt == TURN
@@ -346,7 +366,7 @@ def test_drawn_doppelganger_may_be_played_with_its_bonus() -> None:
 def test_drawn_star_card_discarded_casts_in_master() -> None:
     """A drawn star card that is discarded may cast a spell like any star discard."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[STAR])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[STAR])
     state.apply(DRAW)
     state.apply(discard_label(STAR))
     assert state.decision.prompt == CAST_OFFER and state.decision.player == 0
@@ -354,25 +374,34 @@ def test_drawn_star_card_discarded_casts_in_master() -> None:
 
 @pytest.mark.parametrize(
     "playable",
-    [MATCH, WBY, "__blessed__"],
-    ids=["a-match", "a-doppelganger", "a-blessed-card"],
+    [MATCH, "__blessed__"],
+    ids=["a-match", "a-blessed-card"],
 )
 def test_no_drawing_when_you_could_discard(playable: str) -> None:
-    """Drawing is only for a player who cannot discard (a match, a doppelganger or a blessed card)."""
+    """Drawing is only for a player who cannot discard a matching card (a match or a blessed card)."""
     _, state = new_game(3)
     if playable == "__blessed__":
-        layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={0: "blessing_dragon"})
-        assert discard_label(DSR) in options(state)
+        layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "blessing_dragon"})
+        assert discard_label(DSY) in options(state)
     else:
-        layout(state, {0: [playable, DSR], **others(3)}, [WBY])
+        layout(state, {0: [playable, DSY], **others(3)}, [WBB])
     assert DRAW not in options(state)
+
+
+def test_draw_is_offered_beside_a_doppelganger() -> None:
+    """Rule 3: a doppelganger is identical, not matching, and optional: a player whose only fit is one may draw instead."""
+    _, state = new_game(3, table_talk=False)
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB], deck=[WCR])
+    assert options(state) == {twin_label(WBB), DRAW}
+    state.apply(DRAW)
+    assert hand(state, 0) == sorted([WBB, DSY, WCR])
 
 
 def test_draw_alone_is_played_automatically_without_table_talk() -> None:
     """With table talk off, a player who can only draw draws without being asked."""
     _, state = new_game(3, table_talk=False)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=["dragon_cauldron_red", MATCH])
-    assert hand(state, 0) == sorted([DSR, WCB, "dragon_cauldron_red"])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=["dragon_cauldron_yellow", MATCH])
+    assert hand(state, 0) == sorted([DSY, WCR, "dragon_cauldron_yellow"])
     assert state.decision.player == 1
     assert state.history == []
 
@@ -380,11 +409,11 @@ def test_draw_alone_is_played_automatically_without_table_talk() -> None:
 def test_draw_pile_reforms_from_the_discard_pile_keeping_the_top_card() -> None:
     """An empty draw pile is re-formed from the discard pile, shuffled; its top card stays."""
     _, state = new_game(3)
-    old = ["dragon_cauldron_red", "wizard_spellbook_blue", "dragon_cauldron_blue"]
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY] + old, deck=[])
+    old = ["dragon_cauldron_yellow", "wizard_spellbook_red", "dragon_cauldron_red"]
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB] + old, deck=[])
     state.apply(DRAW)
-    assert zone(state, "discard") == [WBY]
-    drawn = [t for t in hand(state, 0) if t not in (DSR, WCB)]
+    assert zone(state, "discard") == [WBB]
+    drawn = [t for t in hand(state, 0) if t not in (DSY, WCR)]
     assert len(drawn) == 1 and drawn[0] in old
     assert sorted(zone(state, "deck") + drawn) == sorted(old)
     assert any(e["zone"] == "deck" for e in events(state, "shuffle"))
@@ -393,9 +422,9 @@ def test_draw_pile_reforms_from_the_discard_pile_keeping_the_top_card() -> None:
 def test_nothing_to_draw_ends_the_turn() -> None:
     """With an empty draw pile and only the top card in the discard pile, drawing takes nothing."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[])
     state.apply(DRAW)
-    assert hand(state, 0) == sorted([DSR, WCB])
+    assert hand(state, 0) == sorted([DSY, WCR])
     assert state.decision.player == 1
 
 
@@ -405,7 +434,7 @@ def test_nothing_to_draw_ends_the_turn() -> None:
 def test_first_player_without_cards_wins() -> None:
     """The first player to discard their last card wins at once: returns 1.0 for them, 0.0 for the others."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH], **others(3)}, [WBY])
+    layout(state, {0: [MATCH], **others(3)}, [WBB])
     state.apply(discard_label(MATCH))
     assert state.is_terminal()
     assert state.returns() == [1.0, 0.0, 0.0]
@@ -416,15 +445,15 @@ def test_first_player_without_cards_wins() -> None:
 def test_last_card_a_doppelganger_wins_without_a_bonus_question() -> None:
     """A doppelganger as the last card wins; no extra turn or witching is asked after the win."""
     _, state = new_game(3)
-    layout(state, {0: [WBY], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={1: "curse_witch"})
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={1: "curse_witch"})
+    state.apply(twin_label(WBB))
     assert state.is_terminal() and state.returns() == [1.0, 0.0, 0.0]
 
 
 def test_last_card_a_star_wins_without_a_cast_question() -> None:
     """A star card as the last card wins; no spell is cast after the win."""
     _, state = new_game(3)
-    layout(state, {0: [STAR], **others(3)}, [WBY])
+    layout(state, {0: [STAR], **others(3)}, [WBB])
     state.apply(discard_label(STAR))
     assert state.is_terminal() and state.returns() == [1.0, 0.0, 0.0]
     assert len(state.zones["spell_deck"]) == 16
@@ -433,20 +462,20 @@ def test_last_card_a_star_wins_without_a_cast_question() -> None:
 def test_winning_on_another_players_turn_order() -> None:
     """Whoever empties their hand first wins, whatever their seat."""
     _, state = new_game(4)
-    layout(state, {0: [DSR, WCB], 1: [MATCH], 2: FILLS[2], 3: FILLS[3]}, [WBY], deck=["dragon_cauldron_red"])
+    layout(state, {0: [DSY, WCR], 1: [MATCH], 2: FILLS[2], 3: FILLS[3]}, [WBB], deck=["dragon_cauldron_yellow"])
     state.apply(DRAW)
     state.apply(discard_label(MATCH))
     assert state.returns() == [0.0, 1.0, 0.0, 0.0]
 
 
 def stuck_table(state, sizes, stalled=0):
-    """Nobody can discard (every card shares at most one feature with WBY) and nothing can be drawn."""
-    cards = non_matching(WBY, sum(sizes))
+    """Nobody can discard (every card shares at most one feature with WBB) and nothing can be drawn."""
+    cards = non_matching(WBB, sum(sizes))
     hands, i = {}, 0
     for p, k in enumerate(sizes):
         hands[p] = cards[i : i + k]
         i += k
-    layout(state, hands, [WBY], deck=[], vars={"stalled": stalled})
+    layout(state, hands, [WBB], deck=[], vars={"stalled": stalled})
 
 
 def test_stuck_game_ends_after_a_full_round_fewest_cards_win() -> None:
@@ -474,8 +503,8 @@ def test_stuck_game_tie_shares_the_win() -> None:
 def test_stuck_counter_resets_when_someone_discards() -> None:
     """A discard in the round shows the game is not stuck: the count of stuck turns starts again."""
     _, state = new_game(3)
-    cards = non_matching(WBY, 10)
-    layout(state, {0: [MATCH] + cards[:5], 1: cards[5:8], 2: cards[8:10]}, [WBY], deck=[], vars={"stalled": 2})
+    cards = non_matching(WBB, 10)
+    layout(state, {0: [MATCH] + cards[:5], 1: cards[5:8], 2: cards[8:10]}, [WBB], deck=[], vars={"stalled": 2})
     state.apply(discard_label(MATCH))
     assert state.view(0)["vars"]["stalled"] == 0
     assert not state.is_terminal()
@@ -484,11 +513,11 @@ def test_stuck_counter_resets_when_someone_discards() -> None:
 def test_drawing_from_a_reformed_pile_is_not_stuck() -> None:
     """Drawing from a re-formed draw pile counts as progress, even when the draw pile ends up empty."""
     _, state = new_game(3)
-    cards = non_matching(WBY, 12, exclude=["wizard_spellbook_blue"])
+    cards = non_matching(WBB, 12, exclude=["wizard_spellbook_red"])
     layout(
         state,
         {0: cards[:6], 1: cards[6:9], 2: cards[9:12]},
-        [WBY, "wizard_spellbook_blue"],
+        [WBB, "wizard_spellbook_red"],
         deck=[],
         vars={"stalled": 2},
     )
@@ -503,9 +532,9 @@ def test_drawing_from_a_reformed_pile_is_not_stuck() -> None:
 def test_speak_is_offered_once_per_turn_and_free_with_several_cards() -> None:
     """'Speak' may be used once per turn; with more than one card in hand it costs nothing."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, MATCH3, DSR], **others(3)}, [WBY])
+    layout(state, {0: [MATCH, MATCH3, DSY], **others(3)}, [WBB])
     state.apply(SPEAK)
-    assert hand(state, 0) == sorted([MATCH, MATCH3, DSR])
+    assert hand(state, 0) == sorted([MATCH, MATCH3, DSY])
     assert state.decision.player == 0 and state.decision.prompt == TURN
     assert options(state) == {discard_label(MATCH), discard_label(MATCH3)}
     assert any(e["text"] == "Player 0 speaks" for e in events(state, "say", 2))
@@ -514,34 +543,34 @@ def test_speak_is_offered_once_per_turn_and_free_with_several_cards() -> None:
 def test_speaking_with_exactly_one_card_draws_two_penalty_cards() -> None:
     """Speaking with exactly one card in hand draws two penalty cards; the turn then goes on."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH], **others(3)}, [WBY], deck=[MATCH3, DSR, "dragon_cauldron_red"])
+    layout(state, {0: [MATCH], **others(3)}, [WBB], deck=[MATCH3, DSY, "dragon_cauldron_yellow"])
     assert options(state) == {discard_label(MATCH), SPEAK}
     state.apply(SPEAK)
-    assert hand(state, 0) == sorted([MATCH, MATCH3, DSR])
-    assert zone(state, "deck") == ["dragon_cauldron_red"]
+    assert hand(state, 0) == sorted([MATCH, MATCH3, DSY])
+    assert zone(state, "deck") == ["dragon_cauldron_yellow"]
     assert state.decision.player == 0 and options(state) == {discard_label(MATCH), discard_label(MATCH3)}
     state.apply(discard_label(MATCH))
-    assert state.decision.player == 1 and hand(state, 0) == sorted([MATCH3, DSR])
+    assert state.decision.player == 1 and hand(state, 0) == sorted([MATCH3, DSY])
 
 
 def test_speaking_penalty_then_the_only_discard_is_played() -> None:
     """After the penalty 'Speak' is used up; if one discard is left it is played without asking."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH], **others(3)}, [WBY], deck=[DSR, WCB, "dragon_cauldron_red"])
+    layout(state, {0: [MATCH], **others(3)}, [WBB], deck=[DSY, WCR, "dragon_cauldron_yellow"])
     state.apply(SPEAK)
-    assert hand(state, 0) == sorted([DSR, WCB])
-    assert zone(state, "discard") == [MATCH, WBY]
+    assert hand(state, 0) == sorted([DSY, WCR])
+    assert zone(state, "discard") == [MATCH, WBB]
     assert state.decision.player == 1
 
 
 def test_speak_penalty_reforms_the_draw_pile() -> None:
     """Penalty cards come from a re-formed draw pile when the draw pile is empty."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH], **others(3)}, [WBY, DSR, WCB], deck=[])
+    layout(state, {0: [MATCH], **others(3)}, [WBB, DSY, WCR], deck=[])
     state.apply(SPEAK)
     # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is played
-    assert hand(state, 0) == sorted([DSR, WCB])
-    assert zone(state, "discard") == [MATCH, WBY]
+    assert hand(state, 0) == sorted([DSY, WCR])
+    assert zone(state, "discard") == [MATCH, WBB]
     assert state.zones["deck"] == []
     assert state.decision.player == 1
 
@@ -549,9 +578,9 @@ def test_speak_penalty_reforms_the_draw_pile() -> None:
 def test_speak_is_offered_again_on_the_next_turn() -> None:
     """The once-per-turn limit is per turn: the next turn offers 'Speak' again."""
     _, state = new_game(2, mode="apprentice")
-    layout(state, {0: [WBY, MATCH3, DSR], 1: FILLS[1]}, [WBY])
+    layout(state, {0: [WBB, MATCH3, DSY], 1: FILLS[1]}, [WBB])
     state.apply(SPEAK)
-    state.apply(twin_label(WBY))
+    state.apply(twin_label(WBB))
     state.apply(EXTRA)
     assert SPEAK in options(state)
 
@@ -559,7 +588,7 @@ def test_speak_is_offered_again_on_the_next_turn() -> None:
 def test_no_speak_without_table_talk() -> None:
     """With table_talk off there is no 'Speak' action and no penalty."""
     _, state = new_game(3, table_talk=False)
-    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBY])
+    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBB])
     assert options(state) == {discard_label(MATCH), discard_label(MATCH3)}
 
 
@@ -569,7 +598,7 @@ def test_no_speak_without_table_talk() -> None:
 def test_star_card_discard_offers_a_cast_which_may_be_declined() -> None:
     """In the master game, discarding a star card offers to cast; declining draws no spell."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB])
     state.apply(discard_label(STAR))
     assert state.decision.player == 0 and state.decision.prompt == CAST_OFFER
     assert options(state) == {CAST, NO_CAST}
@@ -581,7 +610,7 @@ def test_star_card_discard_offers_a_cast_which_may_be_declined() -> None:
 def test_non_star_card_does_not_cast() -> None:
     """A card without stars casts nothing."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, DSR], **others(3)}, [WBY])
+    layout(state, {0: [MATCH, DSY], **others(3)}, [WBB])
     state.apply(discard_label(MATCH))
     assert state.decision.player == 1 and len(state.zones["spell_deck"]) == 16
 
@@ -589,7 +618,7 @@ def test_non_star_card_does_not_cast() -> None:
 def test_apprentice_star_cards_have_no_special_meaning() -> None:
     """In the practice game a star card is an ordinary card: no cast is offered."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB])
     state.apply(discard_label(STAR))
     assert state.decision.player == 1
 
@@ -597,7 +626,7 @@ def test_apprentice_star_cards_have_no_special_meaning() -> None:
 def test_caster_alone_sees_the_drawn_spell() -> None:
     """The caster takes the top spell and looks at it: only the caster's view and log show it."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     assert state.decision.player == 0 and state.decision.prompt == PLACE
@@ -617,7 +646,7 @@ def test_caster_alone_sees_the_drawn_spell() -> None:
 def test_spell_may_be_placed_on_any_player_or_the_spell_discard_pile() -> None:
     """A cast spell goes, open, in front of any player (the caster too) or onto the spell discard pile."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     assert options(state) == {on(0), on(1), on(2), TO_SPELL_DISCARD}
@@ -630,7 +659,7 @@ def test_spell_may_be_placed_on_any_player_or_the_spell_discard_pile() -> None:
 def test_cast_spell_may_go_straight_to_the_spell_discard_pile() -> None:
     """Casting onto the spell discard pile puts the spell out of play at once."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(TO_SPELL_DISCARD)
@@ -641,21 +670,21 @@ def test_cast_spell_may_go_straight_to_the_spell_discard_pile() -> None:
 def test_spell_is_valid_only_from_the_holders_next_turn() -> None:
     """A spell placed on a player waits ('incoming') and becomes active at the start of their next turn."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], 1: [DSR, WCB], 2: FILLS[2]}, [WBY], spell_deck=["blessing_dragon"])
-    state.apply(discard_label(STAR))  # the top is now Yellow Wizard with Broom
+    layout(state, {0: [STAR, DSY], 1: [DSY, WCR], 2: FILLS[2]}, [WBB], spell_deck=["blessing_dragon"])
+    state.apply(discard_label(STAR))  # the top is now Blue Wizard with Broom
     state.apply(CAST)
     state.apply(on(1))
-    # Player 1's turn has begun: the blessing is active now and lets the Red Dragon with Spellbook be discarded
+    # Player 1's turn has begun: the blessing is active now and lets the Yellow Dragon with Spellbook be discarded
     assert state.decision.player == 1
     assert spells(state) == [[], ["blessing_dragon"], []] and spells(state, "incoming") == [[], [], []]
-    assert discard_label(DSR) in options(state)
+    assert discard_label(DSY) in options(state)
 
 
 def test_spell_placed_on_yourself_waits_for_your_next_turn() -> None:
     """A spell the caster places on themselves is not active for the rest of that turn."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], 1: [WCB, "dragon_cauldron_red"], 2: [WCB, "witch_cauldron_blue"]}, [WBY],
-           spell_deck=["blessing_dragon"], deck=["dragon_spellbook_blue", "witch_cauldron_red"])
+    layout(state, {0: [STAR, DSY], 1: [WCR, "dragon_cauldron_yellow"], 2: [WCR, "witch_cauldron_red"]}, [WBB],
+           spell_deck=["blessing_dragon"], deck=["dragon_spellbook_red", "witch_cauldron_yellow"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(on(0))
@@ -664,26 +693,26 @@ def test_spell_placed_on_yourself_waits_for_your_next_turn() -> None:
     state.apply(DRAW)  # Player 2
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
-    assert discard_label(DSR) in options(state)
+    assert discard_label(DSY) in options(state)
 
 
 def test_curse_placed_during_the_holders_turn_binds_from_their_next_turn() -> None:
     """A curse that arrives during its holder's own turn does not bind for the rest of it, only from the next turn."""
     _, state = new_game(2)
-    layout(state, {0: [MATCH2, DSR, "dragon_broom_blue"], 1: FILLS[1]}, [WBY], incoming={0: "curse_dragon"},
-           deck=["witch_cauldron_red"])
+    layout(state, {0: [MATCH2, DSY, "dragon_broom_red"], 1: FILLS[1]}, [WBB], incoming={0: "curse_dragon"},
+           deck=["witch_cauldron_yellow"])
     assert discard_label(MATCH2) in options(state)  # Player 0's turn already began: the curse waits
-    state.apply(discard_label(MATCH2))  # the top is now the Yellow Dragon with Broom
-    state.apply(DRAW)  # Player 1 cannot discard; keeps the Red Witch with Cauldron
+    state.apply(discard_label(MATCH2))  # the top is now the Blue Dragon with Broom
+    state.apply(DRAW)  # Player 1 cannot discard; keeps the Yellow Witch with Cauldron
     assert state.decision.player == 0 and spells(state)[0] == ["curse_dragon"]
-    # the Blue Dragon with Broom matches (dragon + broom) but is cursed now
+    # the Red Dragon with Broom matches (dragon + broom) but is cursed now
     assert options(state) == {DRAW, SPEAK}
 
 
 def test_one_spell_per_player_the_old_one_goes_to_the_spell_discard_pile() -> None:
     """A player who receives a new spell loses the old one to the spell discard pile at once."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell={1: "curse_witch"}, spell_deck=["blessing_broom"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell={1: "curse_witch"}, spell_deck=["blessing_broom"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(on(1))
@@ -694,7 +723,7 @@ def test_one_spell_per_player_the_old_one_goes_to_the_spell_discard_pile() -> No
 def test_a_newer_incoming_spell_replaces_a_waiting_one() -> None:
     """Two spells cast on one player before their turn: only the newer stays."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], incoming={2: "curse_witch"}, spell_deck=["blessing_broom"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], incoming={2: "curse_witch"}, spell_deck=["blessing_broom"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(on(2))
@@ -708,92 +737,92 @@ def test_a_newer_incoming_spell_replaces_a_waiting_one() -> None:
 def test_curse_forbids_a_character() -> None:
     """A cursed player may not discard a card with the cursed character."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, MATCH2], **others(3)}, [WBY], spell={0: "curse_witch"})
+    layout(state, {0: [MATCH, MATCH2], **others(3)}, [WBB], spell={0: "curse_witch"})
     assert options(state) == {discard_label(MATCH2), SPEAK}
 
 
 def test_curse_forbids_an_object() -> None:
     """A cursed player may not discard a card with the cursed object."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBY], spell={0: "curse_broom"})
+    layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBB], spell={0: "curse_broom"})
     assert options(state) == {discard_label(MATCH3), SPEAK}
 
 
 def test_curse_leaves_only_drawing_and_forbids_the_drawn_card() -> None:
     """A player whose only matches are cursed draws; a drawn card with the cursed feature may not be discarded."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, DSR], **others(3)}, [WBY], spell={0: "curse_witch"}, deck=[MATCH3, WCB])
+    layout(state, {0: [MATCH, DSY], **others(3)}, [WBB], spell={0: "curse_witch"}, deck=[MATCH3, WCR])
     assert options(state) == {DRAW, SPEAK}
     state.apply(DRAW)
-    assert hand(state, 0) == sorted([MATCH, DSR, MATCH3])  # kept without a question
+    assert hand(state, 0) == sorted([MATCH, DSY, MATCH3])  # kept without a question
     assert state.decision.player == 1
 
 
 def test_curse_binds_only_its_holder() -> None:
     """A curse in front of one player does not bind the others."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, DSR], **others(3)}, [WBY], spell={1: "curse_witch"})
+    layout(state, {0: [MATCH, DSY], **others(3)}, [WBB], spell={1: "curse_witch"})
     assert discard_label(MATCH) in options(state)
 
 
 def test_curse_does_not_forbid_a_doppelganger_turn() -> None:
     """A doppelganger may be played against a curse on its character or object."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, MATCH], **others(3)}, [WBY], spell={0: "curse_witch"})
-    assert options(state) == {twin_label(WBY), SPEAK}
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, MATCH], **others(3)}, [WBB], spell={0: "curse_witch"})
+    assert options(state) == {twin_label(WBB), DRAW, SPEAK}
+    state.apply(twin_label(WBB))
     assert state.decision.prompt == BONUS
 
 
 def test_cursed_drawn_doppelganger_may_still_be_played() -> None:
     """A drawn doppelganger of the top card may be played even though its feature is cursed."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={0: "curse_broom"}, deck=[WBY])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "curse_broom"}, deck=[WBB])
     state.apply(DRAW)
-    assert options(state) == {twin_label(WBY), KEEP}
+    assert options(state) == {twin_label(WBB), KEEP}
 
 
 def test_blessing_allows_its_character_whatever_the_top_card() -> None:
     """A blessed player may discard a card with the blessed character even if it shares nothing with the top."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={0: "blessing_dragon"})
-    assert options(state) == {discard_label(DSR), SPEAK}
-    state.apply(discard_label(DSR))
-    assert top(state) == DSR
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "blessing_dragon"})
+    assert options(state) == {discard_label(DSY), SPEAK}
+    state.apply(discard_label(DSY))
+    assert top(state) == DSY
 
 
 def test_blessing_allows_its_object_whatever_the_top_card() -> None:
     """A blessing on an object works the same way."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={0: "blessing_cauldron"})
-    assert options(state) == {discard_label(WCB), SPEAK}
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "blessing_cauldron"})
+    assert options(state) == {discard_label(WCR), SPEAK}
 
 
 def test_blessing_works_for_a_drawn_card() -> None:
     """A drawn card with the blessed feature may be discarded at once."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, "dragon_cauldron_red"], **others(3)}, [WBY], spell={0: "blessing_wizard"}, deck=[WCB])
+    layout(state, {0: [DSY, "dragon_cauldron_yellow"], **others(3)}, [WBB], spell={0: "blessing_wizard"}, deck=[WCR])
     state.apply(DRAW)
-    assert options(state) == {discard_label(WCB), KEEP}
+    assert options(state) == {discard_label(WCR), KEEP}
 
 
 def test_blessing_keeps_working_after_use() -> None:
     """A spell stays valid after it has influenced its holder's game."""
     _, state = new_game(2)
-    layout(state, {0: [DSR, "dragon_cauldron_yellow", WCB], 1: [MATCH, MATCH3, WCB]}, [WBY],
-           spell={0: "blessing_dragon"}, deck=["wizard_cauldron_yellow"])
-    state.apply(discard_label(DSR))
-    state.apply(DRAW)  # Player 1 cannot discard on the Red Dragon with Spellbook
+    layout(state, {0: [DSY, "dragon_cauldron_blue", WCR], 1: [MATCH, MATCH3, WCR]}, [WBB],
+           spell={0: "blessing_dragon"}, deck=["wizard_cauldron_blue"])
+    state.apply(discard_label(DSY))
+    state.apply(DRAW)  # Player 1 cannot discard on the Yellow Dragon with Spellbook
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
-    # the Yellow Dragon with Cauldron shares only 'dragon' with the top: the blessing still works
-    assert options(state) == {discard_label("dragon_cauldron_yellow"), SPEAK}
+    # the Blue Dragon with Cauldron shares only 'dragon' with the top: the blessing still works
+    assert options(state) == {discard_label("dragon_cauldron_blue"), SPEAK}
 
 
 def test_blessing_binds_only_its_holder() -> None:
     """A blessing in front of another player does not help the turn player."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={1: "blessing_dragon"})
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={1: "blessing_dragon"})
     assert options(state) == {DRAW, SPEAK}
 
 
@@ -803,50 +832,50 @@ def test_blessing_binds_only_its_holder() -> None:
 def test_abracadabra_plays_the_whole_hand_when_it_chains() -> None:
     """With Abracadabra active, a hand that chains by the 2-of-3 rule is played at once, and wins."""
     _, state = new_game(3)
-    chain = ["witch_broom_blue", "witch_broom_red", "wizard_broom_red"]  # WBY -> WBb -> WBr -> ZBr
-    layout(state, {0: list(reversed(chain)), **others(3)}, [WBY], spell={0: "abracadabra"})
+    chain = ["witch_broom_red", "witch_broom_yellow", "wizard_broom_yellow"]  # WBB -> WBb -> WBr -> ZBr
+    layout(state, {0: list(reversed(chain)), **others(3)}, [WBB], spell={0: "abracadabra"})
     assert ABRACADABRA in options(state)
     state.apply(ABRACADABRA)
     assert hand(state, 0) == []
     pile = zone(state, "discard")
-    assert pile[:3] == list(reversed(chain)) and pile[3] == WBY  # played in chain order
+    assert pile[:3] == list(reversed(chain)) and pile[3] == WBB  # played in chain order
     assert state.is_terminal() and state.returns() == [1.0, 0.0, 0.0]
 
 
 def test_abracadabra_without_a_chain_is_a_normal_turn() -> None:
     """If the whole hand does not chain, the Abracadabra holder plays a regular turn."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH, DSR], **others(3)}, [WBY], spell={0: "abracadabra"})
+    layout(state, {0: [MATCH, DSY], **others(3)}, [WBB], spell={0: "abracadabra"})
     assert options(state) == {discard_label(MATCH), SPEAK}
 
 
 def test_abracadabra_chain_needs_exactly_two_shared_features_between_neighbours() -> None:
     """Two identical cards (three shared features) do not link in an Abracadabra chain."""
     _, state = new_game(3)
-    # Red Witch with Broom -> Yellow Witch with Broom (2 shared) -> Yellow Witch with Broom (3 shared): no chain
-    layout(state, {0: [WBY, WBY], **others(3)}, ["witch_broom_red"], spell={0: "abracadabra"})
+    # Yellow Witch with Broom -> Blue Witch with Broom (2 shared) -> Blue Witch with Broom (3 shared): no chain
+    layout(state, {0: [WBB, WBB], **others(3)}, ["witch_broom_yellow"], spell={0: "abracadabra"})
     assert ABRACADABRA not in options(state)
-    assert options(state) == {discard_label(WBY), SPEAK}
-    # with a Blue Witch with Broom between the twins the hand chains: WBr -> WBY -> WBb -> WBY
+    assert options(state) == {discard_label(WBB), SPEAK}
+    # with a Red Witch with Broom between the twins the hand chains: WBy -> WBB -> WBr -> WBB
     _, state = new_game(3)
-    layout(state, {0: [WBY, WBY, "witch_broom_blue"], **others(3)}, ["witch_broom_red"], spell={0: "abracadabra"})
+    layout(state, {0: [WBB, WBB, "witch_broom_red"], **others(3)}, ["witch_broom_yellow"], spell={0: "abracadabra"})
     assert ABRACADABRA in options(state)
     state.apply(ABRACADABRA)
-    assert zone(state, "discard") == [WBY, "witch_broom_blue", WBY, "witch_broom_red"]
+    assert zone(state, "discard") == [WBB, "witch_broom_red", WBB, "witch_broom_yellow"]
     assert state.returns() == [1.0, 0.0, 0.0]
 
 
 def test_abracadabra_is_valid_only_from_the_next_turn() -> None:
     """An incoming Abracadabra cannot be used in the turn it arrives; it works from the holder's next turn."""
     _, state = new_game(2)
-    # after the Yellow Wizard with Broom (STAR): Blue Wizard with Broom -> Red Wizard with Broom chains
-    chain = ["wizard_broom_blue", "wizard_broom_red"]
-    layout(state, {0: [STAR] + chain, 1: [DSR, WCB]}, [WBY], spell_deck=["abracadabra"], deck=["dragon_cauldron_red"])
+    # after the Blue Wizard with Broom (STAR): Red Wizard with Broom -> Yellow Wizard with Broom chains
+    chain = ["wizard_broom_red", "wizard_broom_yellow"]
+    layout(state, {0: [STAR] + chain, 1: [DSY, WCR]}, [WBB], spell_deck=["abracadabra"], deck=["dragon_cauldron_yellow"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(on(0))
     assert spells(state, "incoming")[0] == ["abracadabra"] and spells(state)[0] == []
-    state.apply(DRAW)  # seat 1 cannot discard on the Yellow Wizard with Broom; keeps the Red Dragon with Cauldron
+    state.apply(DRAW)  # seat 1 cannot discard on the Blue Wizard with Broom; keeps the Yellow Dragon with Cauldron
     assert state.decision.player == 0 and spells(state)[0] == ["abracadabra"]
     assert ABRACADABRA in options(state)
     state.apply(ABRACADABRA)
@@ -856,7 +885,7 @@ def test_abracadabra_is_valid_only_from_the_next_turn() -> None:
 def test_abracadabra_needs_more_than_one_card() -> None:
     """With a single card in hand Abracadabra offers nothing special: a normal discard."""
     _, state = new_game(3)
-    layout(state, {0: [MATCH], **others(3)}, [WBY], spell={0: "abracadabra"})
+    layout(state, {0: [MATCH], **others(3)}, [WBB], spell={0: "abracadabra"})
     assert options(state) == {discard_label(MATCH), SPEAK}
 
 
@@ -867,7 +896,7 @@ class WorkBudgetExceeded(Exception):
 def test_abracadabra_check_of_a_big_hand_that_cannot_chain_is_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Finding that a 21-card hand cannot chain (one card shares two features with no other) takes little work."""
     _, state = new_game(2)
-    lonely = "dragon_spellbook_blue"
+    lonely = "dragon_spellbook_red"
     rest = [t for t in CHARACTER_TYPES if shared(t, lonely) != 2 and t != lonely]
     assert len(rest) == 20
     calls = 0
@@ -881,7 +910,7 @@ def test_abracadabra_check_of_a_big_hand_that_cannot_chain_is_cheap(monkeypatch:
         return card_prop(card, prop)
 
     monkeypatch.setattr(state.rules, "card_prop", counting)
-    layout(state, {0: rest + [lonely], 1: ["wizard_broom_red"]}, [WBY], spell={0: "abracadabra"})
+    layout(state, {0: rest + [lonely], 1: ["wizard_broom_yellow"]}, [WBB], spell={0: "abracadabra"})
     assert ABRACADABRA not in options(state)
 
 
@@ -893,8 +922,8 @@ def tornado_table(state, direction: str):
     seat 0 discards a star card and casts a Tornado in ``direction``."""
     layout(
         state,
-        {0: [STAR, DSR], 1: [MATCH2, "wizard_broom_red"], 2: FILLS[2], 3: FILLS[3]},
-        [WBY],
+        {0: [STAR, DSY], 1: [MATCH2, "wizard_broom_yellow"], 2: FILLS[2], 3: FILLS[3]},
+        [WBB],
         spell={0: "curse_dragon", 1: "blessing_wizard"},
         incoming={2: "abracadabra"},
         spell_deck=["tornado", "blessing_witch"],
@@ -932,15 +961,15 @@ def test_tornado_moved_curse_binds_its_new_holder_at_once() -> None:
     """A spell moved by Tornado stays active: the new holder is bound on their very next turn."""
     _, state = new_game(4)
     tornado_table(state, CW)
-    # on the Yellow Wizard with Broom both cards of seat 1 match; the curse that came from seat 0 forbids the dragon
+    # on the Blue Wizard with Broom both cards of seat 1 match; the curse that came from seat 0 forbids the dragon
     assert state.decision.player == 1
-    assert options(state) == {discard_label("wizard_broom_red"), SPEAK}
+    assert options(state) == {discard_label("wizard_broom_yellow"), SPEAK}
 
 
 def test_tornado_with_no_spells_in_play_only_goes_to_the_discard_pile() -> None:
     """A Tornado with no spells in front of anyone changes nothing but itself."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["tornado"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["tornado"])
     state.apply(discard_label(STAR))
     state.apply(CAST)
     state.apply(CW)
@@ -964,8 +993,8 @@ def test_tornado_is_announced_in_the_log() -> None:
 def test_witching_is_offered_instead_of_the_extra_turn() -> None:
     """After a doppelganger in the master game the player may witch instead of taking the extra turn."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={1: "blessing_dragon"})
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, DSY], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={1: "blessing_dragon"})
+    state.apply(twin_label(WBB))
     assert options(state) == {EXTRA, WITCH, NEITHER}
     state.apply(WITCH)
     # one spell in play: it is chosen without asking; it may go to anyone but its holder
@@ -980,17 +1009,17 @@ def test_witching_is_offered_instead_of_the_extra_turn() -> None:
 def test_no_witching_without_spells_in_play() -> None:
     """With no spell in front of anybody, the bonus is only the extra turn (or neither)."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
     assert options(state) == {EXTRA, NEITHER}
 
 
 def test_witching_chooses_among_all_spells_in_play() -> None:
     """Witching may take any spell in front of a player, active or still waiting."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={0: "curse_witch", 1: "blessing_dragon"},
+    layout(state, {0: [WBB, DSY], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={0: "curse_witch", 1: "blessing_dragon"},
            incoming={2: "abracadabra"})
-    state.apply(twin_label(WBY))
+    state.apply(twin_label(WBB))
     state.apply(WITCH)
     assert state.decision.prompt == WHICH_SPELL
     assert options(state) == {name("curse_witch"), name("blessing_dragon"), name("abracadabra")}
@@ -999,9 +1028,9 @@ def test_witching_chooses_among_all_spells_in_play() -> None:
 def test_witching_tells_identical_spells_apart_by_where_they_lie() -> None:
     """Two Abracadabras in play are two choices, labelled with the zone each lies in."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={1: "abracadabra"},
+    layout(state, {0: [WBB, DSY], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={1: "abracadabra"},
            incoming={2: "abracadabra"})
-    state.apply(twin_label(WBY))
+    state.apply(twin_label(WBB))
     state.apply(WITCH)
     assert options(state) == {"Abracadabra (Player 1's spell)", "Abracadabra (Player 2's incoming)"}
     state.apply("Abracadabra (Player 2's incoming)")
@@ -1013,8 +1042,8 @@ def test_witching_tells_identical_spells_apart_by_where_they_lie() -> None:
 def test_witching_your_own_curse_onto_someone_else() -> None:
     """Witching moves your own curse onto another player; their old spell goes to the spell discard pile."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={0: "curse_witch", 2: "blessing_broom"})
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, DSY], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={0: "curse_witch", 2: "blessing_broom"})
+    state.apply(twin_label(WBB))
     state.apply(WITCH)
     state.apply(name("curse_witch"))
     assert options(state) == {on(1), on(2), TO_SPELL_DISCARD}
@@ -1027,8 +1056,8 @@ def test_witching_your_own_curse_onto_someone_else() -> None:
 def test_witching_to_the_spell_discard_pile() -> None:
     """Witching may also put the spell on the spell discard pile."""
     _, state = new_game(3)
-    layout(state, {0: [WBY, DSR], 1: FILLS[1], 2: FILLS[2]}, [WBY], spell={0: "curse_witch"})
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, DSY], 1: FILLS[1], 2: FILLS[2]}, [WBB], spell={0: "curse_witch"})
+    state.apply(twin_label(WBB))
     state.apply(WITCH)
     state.apply(TO_SPELL_DISCARD)
     assert zone(state, "spell_discard") == ["curse_witch"]
@@ -1040,28 +1069,28 @@ def test_witched_blessing_works_for_its_new_holder_from_their_next_turn() -> Non
     _, state = new_game(3)
     layout(
         state,
-        {0: [WBY, DSR, "dragon_cauldron_yellow"], 1: [DSR, WCB], 2: [WCB, "wizard_spellbook_red"]},
-        [WBY],
+        {0: [WBB, DSY, "dragon_cauldron_blue"], 1: [DSY, WCR], 2: [WCR, "wizard_spellbook_yellow"]},
+        [WBB],
         spell={1: "blessing_dragon"},
-        deck=["dragon_cauldron_red", "wizard_spellbook_blue"],
+        deck=["dragon_cauldron_yellow", "wizard_spellbook_red"],
     )
-    state.apply(twin_label(WBY))
+    state.apply(twin_label(WBB))
     state.apply(WITCH)
     state.apply(on(0))
     # Player 1 lost the blessing: only drawing is left
     assert state.decision.player == 1 and options(state) == {DRAW, SPEAK}
-    state.apply(DRAW)  # keeps the Red Dragon with Cauldron
-    state.apply(DRAW)  # Player 2 keeps the Blue Wizard with Spellbook
+    state.apply(DRAW)  # keeps the Yellow Dragon with Cauldron
+    state.apply(DRAW)  # Player 2 keeps the Red Wizard with Spellbook
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
-    assert options(state) == {discard_label(DSR), discard_label("dragon_cauldron_yellow"), SPEAK}
+    assert options(state) == {discard_label(DSY), discard_label("dragon_cauldron_blue"), SPEAK}
 
 
 def test_witching_is_not_offered_in_the_practice_game() -> None:
     """The apprentice game has no spells and no witching."""
     _, state = new_game(3, mode="apprentice")
-    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])
-    state.apply(twin_label(WBY))
+    layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
+    state.apply(twin_label(WBB))
     assert WITCH not in options(state)
 
 
@@ -1069,7 +1098,8 @@ def test_witching_is_not_offered_in_the_practice_game() -> None:
 
 
 def star_first_discard_game(players: int, mode: str = "master") -> rulecore.State:
-    game = rulecore.Game(CARDSET, players=players, options={"mode": mode})
+    # table talk on: "Speak" keeps seat 0's first turn a decision, so the test sees it start
+    game = rulecore.Game(CARDSET, players=players, options={"mode": mode, "table_talk": True})
     for seed in range(200):
         state = game.new_game(seed)
         if "star" in CARDSET.cards[top(state)].tags:
@@ -1109,7 +1139,7 @@ def test_spell_pile_reforms_without_curses() -> None:
     """An empty spell pile is re-formed from the spell discard pile; the curses leave the game (box)."""
     _, state = new_game(3)
     discarded = ["curse_witch", "blessing_broom", "curse_dragon", "tornado", "abracadabra"]
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=[], spell_discard=discarded)
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=[], spell_discard=discarded)
     state.apply(discard_label(STAR))
     assert state.decision.prompt == CAST_OFFER
     assert sorted(zone(state, "spell_deck")) == sorted(["blessing_broom", "tornado", "abracadabra"])
@@ -1121,7 +1151,7 @@ def test_spell_pile_reforms_without_curses() -> None:
 def test_no_cast_when_no_spell_is_left() -> None:
     """With the spell pile empty and only curses discarded, nothing can be cast: no offer."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=[], spell_discard=["curse_witch"])
+    layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=[], spell_discard=["curse_witch"])
     state.apply(discard_label(STAR))
     assert state.decision.player == 1
     assert "curse_witch" in zone(state, "box") and state.zones["spell_deck"] == []
@@ -1133,14 +1163,14 @@ def test_no_cast_when_no_spell_is_left() -> None:
 def test_views_show_spells_to_everyone_and_hands_only_to_their_owner() -> None:
     """Spells in front of players and the piles are public; hands, the draw piles and casting are private."""
     _, state = new_game(3)
-    layout(state, {0: [STAR, DSR], 1: FILLS[1], 2: [WCB]}, [WBY], spell={1: "curse_witch"}, incoming={2: "abracadabra"},
+    layout(state, {0: [STAR, DSY], 1: FILLS[1], 2: [WCR]}, [WBB], spell={1: "curse_witch"}, incoming={2: "abracadabra"},
            spell_discard=["tornado"])
     for viewer in range(3):
         zones = state.view(viewer)["zones"]
         assert zones["spell/1"]["cards"] == ["curse_witch"]
         assert zones["incoming/2"]["cards"] == ["abracadabra"]
         assert zones["spell_discard"]["cards"] == ["tornado"]
-        assert zones["discard"]["cards"] == [WBY]
+        assert zones["discard"]["cards"] == [WBB]
         for key in ("deck", "spell_deck", "box"):
             assert "cards" not in zones[key]
         for p in range(3):
@@ -1152,10 +1182,10 @@ def test_views_show_spells_to_everyone_and_hands_only_to_their_owner() -> None:
 def test_drawn_cards_are_named_only_to_the_drawer() -> None:
     """The log names a drawn card only to the player who drew it."""
     _, state = new_game(3)
-    layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=["dragon_cauldron_red"])
+    layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=["dragon_cauldron_yellow"])
     state.apply(DRAW)
     mine = [e for e in events(state, "move", 0) if e["to_zone"] == "hand/0"][-1]
-    assert mine["cards"] == ["dragon_cauldron_red"]
+    assert mine["cards"] == ["dragon_cauldron_yellow"]
     for viewer in (1, 2):
         theirs = [e for e in events(state, "move", viewer) if e["to_zone"] == "hand/0"][-1]
         assert "cards" not in theirs and "Dragon" not in theirs["text"]

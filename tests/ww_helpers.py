@@ -1,7 +1,7 @@
 """Shared helpers for the Witty Witches rule tests (tests/test_witty_witches.py).
 
 Scenarios are laid out with ``State.arrange`` (through ``layout``) and driven by the option
-labels a player sees.  Zones are compared as lists of card type ids (``witch_broom_yellow``),
+labels a player sees.  Zones are compared as lists of card type ids (``witch_broom_blue``),
 so a test reads like the rulebook rather than like card instance ids.
 
 ``layout`` names every zone that matters: the hands, the discard pile, every spell zone and,
@@ -55,7 +55,7 @@ ABRACADABRA = "Abracadabra: play your whole hand"
 
 
 def card(character: str, obj: str, color: str) -> str:
-    """The type id of a character card: ``card("witch", "broom", "yellow")`` -> 'witch_broom_yellow'."""
+    """The type id of a character card: ``card("witch", "broom", "yellow")`` -> 'witch_broom_blue'."""
     return f"{character}_{obj}_{color}"
 
 

@@ -5,7 +5,13 @@ own :class:`random.Random`, so a bot's choice is a pure function of its seed, th
 sequence of states it has been asked about, and those states themselves.
 
 The bots only use the public state API: ``current_player``, ``legal_actions()``,
-``apply()``, ``clone()``, ``is_terminal()``, ``returns()`` and ``heuristic()``.
+``apply()``, ``clone()``, ``is_terminal()``, ``returns()``, ``heuristic()`` and ``view()``.
+
+No bot repeats an action that led back to the same decision without change: each
+remembers, per decision it met (its own view of the table, the question included), the
+actions it took there.  Meeting that exact view again means those actions changed nothing
+it can see (a "Not now" back to the same menu, two cards taking each other back), so it
+picks among the others, and repeats one only when every action has been tried.
 Note that the lookahead bots clone the *full* state, so in games with hidden
 information they see what the seat they play could not (a perfect-information
 "cheating" search); they are meant for balance simulation, not fair play.
@@ -55,6 +61,8 @@ class GameState(Protocol):
 
     def heuristic(self, player: int) -> float: ...
 
+    def view(self, player: int) -> Mapping[str, object]: ...
+
 
 @runtime_checkable
 class Bot(Protocol):
@@ -83,6 +91,38 @@ def _legal(state: GameState) -> list[str]:
     return actions
 
 
+class _Memory:
+    """The actions a bot took at the decisions it met lately: per decision, the seat, the legal
+    actions and the bot's view of the table (the question included), and what it took there.
+
+    A cycle without change is short, so the last ``RECENT`` decisions are enough; comparing the
+    actions first keeps the views out of most comparisons."""
+
+    RECENT = 64
+
+    def __init__(self) -> None:
+        self.recent: list[tuple[tuple[int, tuple[str, ...]], Mapping[str, object], set[str]]] = []
+
+    def untried(self, state: GameState, me: int, actions: list[str]) -> tuple[list[str], set[str]]:
+        """The actions not yet taken at this decision (all of them when every one has been),
+        and the set to record the choice in."""
+        sig = (me, tuple(actions))
+        view = state.view(me)
+        recent = self.recent
+        for i in range(len(recent) - 1, -1, -1):
+            seen_sig, seen_view, taken = recent[i]
+            if seen_sig == sig and seen_view == view:
+                del recent[i]
+                recent.append((sig, view, taken))
+                fresh = [a for a in actions if a not in taken]
+                return fresh or actions, taken
+        taken = set()
+        recent.append((sig, view, taken))
+        if len(recent) > self.RECENT:
+            del recent[0]
+        return actions, taken
+
+
 def _best(
     actions: Sequence[str], values: Sequence[float], rng: random.Random
 ) -> str:
@@ -101,11 +141,17 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.memory = _Memory()
 
     def choose(self, state: GameState) -> str:
-        _deciding_seat(state)
+        me = _deciding_seat(state)
         actions = _legal(state)
-        return actions[0] if len(actions) == 1 else self.rng.choice(actions)
+        if len(actions) == 1:
+            return actions[0]
+        actions, taken = self.memory.untried(state, me, actions)
+        action = self.rng.choice(actions)
+        taken.add(action)
+        return action
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
@@ -127,6 +173,7 @@ class GreedyBot:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.memory = _Memory()
 
     def evaluate(self, state: GameState, me: int) -> float:
         """Value of ``state`` for seat ``me`` (higher is better)."""
@@ -139,12 +186,18 @@ class GreedyBot:
         actions = _legal(state)
         if len(actions) == 1:
             return actions[0]
+        actions, taken = self.memory.untried(state, me, actions)
+        if len(actions) == 1:
+            taken.add(actions[0])
+            return actions[0]
         values: list[float] = []
         for action in actions:
             child = state.clone()
             child.apply(action)
             values.append(self.evaluate(child, me))
-        return _best(actions, values, self.rng)
+        action = _best(actions, values, self.rng)
+        taken.add(action)
+        return action
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"
@@ -175,6 +228,7 @@ class SearchBot:
         self.playouts = playouts
         self.depth = depth
         self.rng = random.Random(seed)
+        self.memory = _Memory()
 
     def _playout(self, state: GameState) -> GameState:
         """Play random moves on ``state`` (mutated) for up to ``depth`` decisions."""
@@ -192,6 +246,10 @@ class SearchBot:
         me = _deciding_seat(state)
         actions = _legal(state)
         if len(actions) == 1:
+            return actions[0]
+        actions, taken = self.memory.untried(state, me, actions)
+        if len(actions) == 1:
+            taken.add(actions[0])
             return actions[0]
         # outcome per playout: ("T", return) for finished games, ("H", heuristic) otherwise
         outcomes: list[list[tuple[bool, float]]] = []
@@ -219,7 +277,9 @@ class SearchBot:
             return 0.1 + 0.8 * (v - low) / span
 
         means = [sum(value(t, v) for t, v in row) / len(row) for row in outcomes]
-        return _best(actions, means, self.rng)
+        action = _best(actions, means, self.rng)
+        taken.add(action)
+        return action
 
     def __repr__(self) -> str:
         return f"SearchBot(seed={self.seed}, playouts={self.playouts}, depth={self.depth})"

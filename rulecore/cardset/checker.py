@@ -29,7 +29,7 @@ def bound_names(body: Any) -> set[str]:
     for node in walk(body):
         if isinstance(node, (n.Let, n.Choose)):
             names.add(node.name if isinstance(node, n.Let) else node.var)
-        elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously)):
+        elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously, n.InAnyOrder)):
             names.add(node.var)
     return names
 
@@ -70,7 +70,7 @@ class Checker:
             name = None
             if isinstance(node, (n.Let, n.Choose)):
                 name = node.name if isinstance(node, n.Let) else node.var
-            elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously)):
+            elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously, n.InAnyOrder)):
                 name = node.var
             if name is not None and (name in KEYWORDS or name in BUILTIN_NAMES):
                 what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
@@ -109,9 +109,9 @@ class Checker:
             for s in node.body:
                 self.stmt(s, ctx, loops)
             return
-        if isinstance(node, n.Simultaneously):
+        if isinstance(node, (n.Simultaneously, n.InAnyOrder)):
             self.expr(node.items, ctx, 0)
-            self.stmt(node.body, ctx, 0)  # no 'break' out of a sealed part
+            self.stmt(node.body, ctx, 0)  # no 'break' out of a player's part
             return
         if isinstance(node, (n.ForEach, n.While, n.Repeat)):
             for child in children(node):

@@ -196,6 +196,11 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         return [f"{pad}{word} {s.target_kind} {_at(s.target, _POSTFIX)} {what}"]
     if isinstance(s, n.Simultaneously):
         return _body(f"simultaneously for each {s.var} in {render_expr(s.items)}", s.body, indent)
+    if isinstance(s, n.InAnyOrder):
+        sealed = "simultaneously " if s.sealed else ""
+        return _body(f"{sealed}in any order for each {s.var} in {render_expr(s.items)}", s.body, indent)
+    if isinstance(s, n.Pass):
+        return [f"{pad}pass"]
     if isinstance(s, n.If):
         out = []
         for i, (cond, block) in enumerate(s.branches):

@@ -104,6 +104,15 @@ class Compiler:
             return lambda ctx: ctx.state.turn_player
         if name == "phase":
             return lambda ctx: ctx.state.phase
+        if name == "can_pass":
+
+            def can_pass(ctx: Any) -> bool:
+                for frame in reversed(ctx.state.stack):  # the innermost 'in any order' running
+                    if type(frame[0]) is n.InAnyOrder:
+                        return frame[2] is not None and n.may_pass(frame[2])
+                return False
+
+            return can_pass
         raise AssertionError(name)
 
     def c_GameVar(self, node: n.GameVar) -> Fn:

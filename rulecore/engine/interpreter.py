@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..lang import nodes as n
+from ..lang.nodes import children
 from ..lang.functions import cards_of, describe_value, items_of
 from ..errors import RuleError
 
@@ -113,6 +114,62 @@ def resume(state: "State", index: int) -> None:
 
 def _you(env: dict) -> Any:
     return env.get("$you")
+
+
+# ---- asking a pending question again (State.arrange)
+
+
+def refresh_locals(state: "State", node: Any, env: dict) -> None:
+    """Work out again, on the table as it is now, the ``let``s of the running effect that the
+    pending choice ``node`` reads (directly or through other ``let``s): those written before it in
+    its block and the blocks around it.  Choices already made and loop variables keep their values."""
+    cs = state.rules.cardset
+    roots = [cs.program] + [p.body for p in cs.procedures.values()]
+    roots += [a.body for card in cs.cards.values() for a in card.abilities.values()]
+    path = next((found for found in (_path_to(root, node) for root in roots) if found is not None), None)
+    if path is None:
+        return
+    lets = [stmt for block, index in path for stmt in block.body[:index] if type(stmt) is n.Let]
+    needed = _reads(node)
+    redo = []
+    for let in reversed(lets):
+        if let.name in needed:
+            needed.discard(let.name)
+            needed |= _reads(let.value)
+            redo.append(let)
+    for let in reversed(redo):
+        env[let.name] = ev(state, let.value, env)
+
+
+def _path_to(node: Any, target: Any) -> list[tuple[n.Block, int]] | None:
+    """The blocks from ``node`` down to the statement ``target``, each with the index of the
+    statement of it that holds ``target``; None if ``target`` is not inside ``node``."""
+    if node is target:
+        return []
+    for child in children(node):
+        if isinstance(child, n.Expr):
+            continue
+        inner = _path_to(child, target)
+        if inner is not None:
+            if type(node) is n.Block:
+                index = next(i for i, stmt in enumerate(node.body) if stmt is child)
+                return [(node, index)] + inner
+            return inner
+    return None
+
+
+def _reads(node: Any) -> set[str]:
+    """The local variables an expression, or a choice's own expressions (not its option bodies), reads."""
+    names: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, n.Var):
+            names.add(item.name)
+        elif isinstance(item, n.AnswerOption):
+            names.update(item.passes)
+        todo.extend(c for c in children(item) if not isinstance(c, n.Stmt))
+    return names
 
 
 # ---- simple statements: never pause, never push
@@ -327,6 +384,46 @@ def h_simultaneously(state: "State", frame: Frame) -> None:
         state.sealing = None
         state.unseal(log_start)
         state.stack.pop()
+
+
+def h_any_order(state: "State", frame: Frame) -> None:
+    """Each player's part in turn, the first of the queue first; a part that passed goes to the
+    back of the queue, one that ended is done.  Progress: (queue, current, passed, passes in a
+    row, log start)."""
+    node, pc, data, env = frame
+    if data is None:
+        items = tuple(items_of(_ctx(state, env), ev(state, node.items, env)))
+        data = (items, None, False, 0, len(state.log))
+    queue, current, passed, row, log_start = data
+    if current is not None:  # a part has just ended
+        queue, row = (queue[1:] + queue[:1], row + 1) if passed else (queue[1:], 0)
+    if not queue:
+        if node.sealed:
+            state.sealing = None
+            state.unseal(log_start)
+        state.stack.pop()
+        return
+    player = queue[0]
+    if node.sealed:
+        state.sealing = player if type(player) is int else None
+    env[node.var] = player
+    state.stack[-1] = (node, pc + 1, (queue, player, False, row, log_start), env)
+    state.stack.append((node.body, 0, None, env))
+
+
+def h_pass(state: "State", frame: Frame) -> None:
+    stack = state.stack
+    for i in range(len(stack) - 1, -1, -1):
+        owner, pc, data, env = stack[i]
+        if type(owner) is n.InAnyOrder and data is not None:
+            if not n.may_pass(data):
+                raise RuleError("'pass' when no other player is left to act first; guard it with 'can_pass'",
+                                frame[0].span)
+            queue, current, _, row, log_start = data
+            stack[i] = (owner, pc, (queue, current, True, row, log_start), env)
+            del stack[i + 1:]
+            return
+    raise RuleError("'pass' outside the part of a player in an 'in any order'", frame[0].span)
 
 
 def h_while(state: "State", frame: Frame) -> None:
@@ -728,6 +825,8 @@ HANDLERS: dict[type, Callable[["State", Frame], None]] = {
     n.If: h_if,
     n.ForEach: h_for,
     n.Simultaneously: h_simultaneously,
+    n.InAnyOrder: h_any_order,
+    n.Pass: h_pass,
     n.While: h_while,
     n.Repeat: h_repeat,
     n.Break: h_break,

@@ -310,8 +310,10 @@ class State:
         if self.decision is not None and self.stack:
             node, pc, data, env = self.stack[-1]
             if type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1])):
-                # a menu, or a choice with nothing picked yet: ask again for the new layout
+                # a menu, or a choice with nothing picked yet: ask again for the new layout,
+                # with the locals it reads worked out anew (they may name cards that moved)
                 self.decision = None
+                interp.refresh_locals(self, node, env)
                 self.stack[-1] = (node, 0, None, env)
                 interp.run(self)
 

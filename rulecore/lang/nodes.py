@@ -288,6 +288,33 @@ class Simultaneously(Stmt):
 
 
 @attrs.frozen
+class InAnyOrder(Stmt):
+    """``[simultaneously] in any order for each p in players { ... }``: each player's part runs in
+    turn; a part that runs ``pass`` comes back after the others.  ``sealed``: as ``simultaneously``."""
+
+    var: str
+    items: Expr
+    body: Block
+    sealed: bool
+    span: Span = _span()
+
+
+def may_pass(progress: Any) -> bool:
+    """Whether the running part of an ``in any order`` may pass, from its frame's progress
+    ``(queue, current, passed, passes_in_row, log_start)``: some other player still acts, and not
+    every one of them has just passed (so the parts always come to an end)."""
+    queue, _current, _passed, passes_in_row, _start = progress
+    return len(queue) > 1 and passes_in_row < len(queue) - 1
+
+
+@attrs.frozen
+class Pass(Stmt):
+    """``pass``: end the running part of an ``in any order``; it comes back after the others."""
+
+    span: Span = _span()
+
+
+@attrs.frozen
 class If(Stmt):
     branches: tuple[tuple[Expr, Block], ...]
     orelse: Optional[Block]

@@ -34,12 +34,13 @@ BUILTIN_NAMES = {
     "player_count": "how many players are in the game",
     "turn_player": "the player whose turn it is (or was last)",
     "phase": "the name of the phase being played",
+    "can_pass": "whether the running part of an 'in any order' may pass (another player still acts)",
 }
 
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers mark unmark simultaneously fail as or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously pass fail as or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -280,8 +281,16 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def unmark_stmt(self, meta: Any, kind: Token, target: n.Expr, mark: n.Expr) -> n.Stmt:
         return self._mark(meta, kind, target, mark, True)
 
-    def simul_stmt(self, meta: Any, name: Token, items: n.Expr, body: n.Block) -> n.Simultaneously:
+    def simul_stmt(self, meta: Any, any_order: Token | None, name: Token, items: n.Expr, body: n.Block) -> n.Stmt:
+        if any_order is not None:
+            return n.InAnyOrder(str(name), items, body, True, self._span(meta))
         return n.Simultaneously(str(name), items, body, self._span(meta))
+
+    def any_order_stmt(self, meta: Any, _any_order: Token, name: Token, items: n.Expr, body: n.Block) -> n.InAnyOrder:
+        return n.InAnyOrder(str(name), items, body, False, self._span(meta))
+
+    def pass_stmt(self, meta: Any) -> n.Pass:
+        return n.Pass(self._span(meta))
 
     def for_stmt(self, meta: Any, name: Token, items: n.Expr, body: n.Block) -> n.ForEach:
         return n.ForEach(str(name), items, body, self._span(meta))
