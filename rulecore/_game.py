@@ -15,6 +15,7 @@ from . import _nodes as n
 from ._cardset import Cardset
 from ._checker import walk
 from ._compiler import Compiler
+from ._knowledge import kind_pools, picked_by_kind
 from ._rng import Rng
 from ._state import State, state_from_json
 from .errors import IllegalActionError, OptionError, RuleError
@@ -101,6 +102,8 @@ class Rules:
 
         # node table, so frames can be saved as numbers
         self.nodes: list[Any] = []
+        self.picked_by_kind: dict[int, bool] = {}  # move statement -> are its cards picked by kind
+        self.kind_pools: dict[int, Any] = {}  # move statement -> the cards of a kind it picks some of
         self.node_id: dict[int, int] = {}
         roots: list[Any] = [cardset.program]
         roots += [p.body for _, p in sorted(cardset.procedures.items())]
@@ -109,6 +112,8 @@ class Rules:
         exprs = [cardset.winners, cardset.heuristic] + [f.body for f in cardset.functions.values()]
         for card in cardset.cards.values():
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
+        for root in roots:
+            self.kind_pools.update(kind_pools(root, walk))
         for root in roots + exprs:
             if root is None:
                 continue
@@ -118,6 +123,8 @@ class Rules:
                 if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
+                    if isinstance(node, n.Move):
+                        self.picked_by_kind[id(node)] = picked_by_kind(node.cards)
 
     # ---- cards
     def trigger_ability(self, event: str, card: int) -> Any:
@@ -300,6 +307,9 @@ class Game:
         s.player_marks = [()] * rules.players
         s.sealing = None
         s.sealed_cards = {}
+        s.classes = [{} for _ in range(rules.players)]
+        s.class_seq = 0
+        s.loose = {}
         interp.run(s)
         return s
 
