@@ -270,3 +270,15 @@ def test_fair_bots_choose_alike_in_worlds_their_seat_cannot_tell_apart(bot, name
         truth, other = _worlds(game, seed, 15 + 7 * seed)
         assert other.view(truth.current_player) == truth.view(truth.current_player)
         assert make_bot(bot, seed).choose(truth) == make_bot(bot, seed).choose(other)
+
+
+def test_the_documented_example_bots_play(monkeypatch) -> None:
+    """docs/examples/mybots.py (the worked example of docs/bots.md) builds and plays legal games."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs" / "examples"))
+    for name in ("mybots:Cautious", "mybots:first_choice"):
+        bots = {0: make_bot(name, 1), 1: make_bot("random", 2)}
+        state = new_state(players=2, seed=4)
+        play_out(bots, state)
+        assert state.is_terminal()
