@@ -93,7 +93,7 @@ def test_resample_cannot_be_told_apart(table, seed, steps, who, rs):
         assert all(new.where[c] == key for c in cards)
     assert new.counters == state.counters
     assert new.vars == state.vars
-    assert frames(new) == frames(state) or new.current_player != player
+    assert frames(new) == frames(state)
     assert new.current_player == state.current_player
 
 
@@ -226,3 +226,20 @@ def test_a_hand_looked_at_stays_known():
     types = state.rules.instance_type
     for seed in range(6):
         assert Counter(types[c] for c in state.resample(player, seed).zones[key]) == seen
+
+
+def test_another_players_pending_choice_is_asked_again_for_the_new_deal():
+    """When another player is choosing, their options name cards of their resampled hand, not the true one."""
+    checked = 0
+    for seed in range(30):
+        state = played(("witty-witches", 2, {"mode": "apprentice"}), seed, 2 * seed + 3)
+        chooser = state.current_player
+        if state.decision is None or state.decision.prompt != "Your turn":
+            continue
+        new = state.resample(1 - chooser, seed)
+        names = {state.rules.card_name(c) for c in new.zones[f"hand/{chooser}"]}
+        for action in new.legal_actions():
+            if action.startswith("Discard "):
+                assert action[len("Discard "):] in names
+                checked += 1
+    assert checked > 0
