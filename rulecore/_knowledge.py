@@ -93,6 +93,8 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
     sealing = state.sealing
     zones = state.zones
     loose = state.loose
+    own: dict[int, int] = {}  # card -> the class of its own it gets (one number for every player)
+    left: list[tuple[int, int]] | None = None  # the cards left where the moved ones came from, and who sees them
     for p, cls in enumerate(state.classes):
         bit = 1 << p
         if sealing is not None and sealing != p and not all(c in faceup for c in cards):
@@ -102,21 +104,26 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
         if not blind:
             for c, b, a in zip(cards, before, after):
                 if b & bit and not a & bit:
-                    cls[c] = _fresh(state)
+                    label = own.get(c)
+                    if label is None:
+                        label = own[c] = _fresh(state)
+                    cls[c] = label
                 if position != "random" and c in loose:
                     _drop_bit(loose, c, bit)
         elif by_kind or pool is not None:
             renamed: dict[int, int] = {}
-            for c in cards if pool is None else {*cards, *(c for c in pool if not seers(state, c) & bit)}:
+            picked = cards if pool is None else sorted({*cards, *(c for c in pool if not seers(state, c) & bit)})
+            for c in picked:
                 old = cls.get(c, 0)
                 new = renamed.get(old)
                 if new is None:
                     new = renamed[old] = _fresh(state)
                 cls[c] = new
         else:
+            if left is None:
+                left = [(c, seers(state, c)) for src in sources for c in zones[src]]
             group = {cls.get(c, 0) for c, a in zip(cards, after) if not a & bit}
-            for src in sources:
-                group.update(cls.get(c, 0) for c in zones[src] if not seers(state, c) & bit)
+            group.update(cls.get(c, 0) for c, m in left if not m & bit)
             if len(group) > 1:
                 target = 0 if 0 in group else min(group)
                 for c, label in list(cls.items()):
