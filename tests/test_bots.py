@@ -9,6 +9,7 @@ import pytest
 import fakegame
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, GreedyBot, ISMCTSBot, OracleBot, RandomBot, make_bot
+from table_helpers import random_play
 
 
 def new_state(players: int = 3, seed: int = 1, **options: object) -> fakegame.FakeState:
@@ -244,14 +245,7 @@ def test_a_broken_user_bot_is_a_clear_error(user_bots, name: str) -> None:
 
 def _worlds(game: rulecore.Game, seed: int, steps: int) -> tuple[rulecore.State, rulecore.State]:
     """A state at the deciding seat's turn after random play, and a resample of it for that seat."""
-    state = game.new_game(seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        after = state.clone()
-        after.apply(rnd.choice(after.legal_actions()))
-        if after.is_terminal():
-            break
-        state = after
+    state = random_play(game, seed, steps)
     while len(state.legal_actions()) < 2:
         state.apply(state.legal_actions()[0])
     return state, state.resample(state.current_player, seed + 1)

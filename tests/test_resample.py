@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rulecore
+from table_helpers import random_play
 
 # (cardset, players, options): every built-in game and mode
 TABLES = [
@@ -53,16 +54,7 @@ def game_for(name: str, players: int, options: str) -> rulecore.Game:
 def played(table: tuple, seed: int, steps: int) -> rulecore.State:
     """A game of ``table`` from ``seed`` after up to ``steps`` random actions (stopping before the end)."""
     name, players, options = table
-    game = game_for(name, players, json.dumps(options, sort_keys=True))
-    state = game.new_game(seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        after = state.clone()
-        after.apply(rnd.choice(after.legal_actions()))
-        if after.is_terminal():
-            break
-        state = after
-    return state
+    return random_play(game_for(name, players, json.dumps(options, sort_keys=True)), seed, steps)
 
 
 def parsed(state: rulecore.State) -> dict:
