@@ -173,13 +173,14 @@ class ISMCTSBot:
     ``iterations`` worlds are dealt with ``state.resample(me, seed)``, one per
     iteration, and searched with one shared tree (see :mod:`rulecore._ismcts`):
     UCB with exploration constant ``c``, random playouts of at most ``depth``
-    decisions below the tree (cut-off playouts are valued by the heuristic).
+    decisions below the tree (cut-off playouts are valued by the cardset's
+    heuristic, so a cardset without one wants a large ``depth``).
     Its choice depends only on what its seat may know and its seed.
     """
 
     name = "ismcts"
 
-    def __init__(self, seed: int, iterations: int = 200, c: float = 0.7, depth: int = 60) -> None:
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.7, depth: int = 4) -> None:
         if iterations < 1:
             raise rulecore.RulecoreError(f"ismcts iterations must be >= 1, got {iterations}")
         if depth < 0 or not c >= 0:
