@@ -185,6 +185,10 @@ class FakeState:
         other._events = list(self._events)
         return other
 
+    def resample(self, player: int, seed: int) -> FakeState:
+        """Nim hides nothing: every world a seat cannot tell from this one is this one."""
+        return self.clone()
+
     def to_json(self) -> str:
         return json.dumps({"seed": self.seed, "history": self.history})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any, Iterable
 
 import rulecore
@@ -21,6 +22,19 @@ def zone(state: rulecore.State, key: str) -> list[str]:
 def options(state: rulecore.State) -> set[str]:
     """The labels of the pending decision."""
     return set(state.legal_actions())
+
+
+def random_play(game: rulecore.Game, seed: int, steps: int) -> rulecore.State:
+    """The game from ``seed`` after up to ``steps`` random actions (seeded by ``seed``), stopping before the end."""
+    state = game.new_game(seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        after = state.clone()
+        after.apply(rnd.choice(after.legal_actions()))
+        if after.is_terminal():
+            break
+        state = after
+    return state
 
 
 def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:

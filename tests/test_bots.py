@@ -1,4 +1,4 @@
-"""Bots: legal choices, seeded determinism, and sensible greedy/search play (on a fake game)."""
+"""Bots: legal choices, seeded determinism, and sensible greedy/ismcts/oracle play (on a fake game)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 import fakegame
 import rulecore
-from rulecore.bots import BOT_NAMES, Bot, GreedyBot, RandomBot, SearchBot, make_bot
+from rulecore.bots import BOT_NAMES, Bot, GreedyBot, ISMCTSBot, OracleBot, RandomBot, make_bot
+from table_helpers import random_play
 
 
 def new_state(players: int = 3, seed: int = 1, **options: object) -> fakegame.FakeState:
@@ -85,28 +86,28 @@ def test_greedy_follows_the_heuristic() -> None:
     assert GreedyBot(0).choose(state) == "take:1"
 
 
-def test_search_takes_an_immediate_win() -> None:
-    """SearchBot prefers the action whose every playout is a win."""
+def test_oracle_takes_an_immediate_win() -> None:
+    """OracleBot prefers the action whose every playout is a win."""
     state = new_state(players=2, seed=0, heap=2, max_take=3)
     for seed in range(5):
-        assert SearchBot(seed).choose(state) == "take:2"
+        assert OracleBot(seed).choose(state) == "take:2"
 
 
-def test_search_uses_heuristic_when_depth_runs_out() -> None:
-    """With depth 0 SearchBot ranks actions by the normalised heuristic."""
+def test_oracle_uses_heuristic_when_depth_runs_out() -> None:
+    """With depth 0 OracleBot ranks actions by the normalised heuristic."""
     state = new_state(players=2, seed=0, heap=9, max_take=3)
-    assert SearchBot(0, playouts=2, depth=0).choose(state) == "take:1"
+    assert OracleBot(0, playouts=2, depth=0).choose(state) == "take:1"
 
 
-def test_search_bot_parameters_are_validated() -> None:
-    """SearchBot rejects non-positive playout counts with a RulecoreError."""
+def test_oracle_bot_parameters_are_validated() -> None:
+    """OracleBot rejects non-positive playout counts with a RulecoreError."""
     with pytest.raises(rulecore.RulecoreError):
-        SearchBot(0, playouts=0)
+        OracleBot(0, playouts=0)
 
 
 def test_make_bot_builds_each_named_bot() -> None:
     """make_bot returns an object of the named kind that satisfies the Bot protocol."""
-    kinds = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+    kinds = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "oracle": OracleBot}
     for name in BOT_NAMES:
         bot = make_bot(name, 3)
         assert isinstance(bot, kinds[name])
@@ -158,12 +159,12 @@ def test_real_game_bots_play_legal_moves_to_the_end(name: str) -> None:
 
 
 @needs_real
-def test_real_game_search_bot_is_legal_and_seeded() -> None:
-    """A (small) SearchBot picks a legal action on a real state, the same one for the same seed."""
+def test_real_game_oracle_bot_is_legal_and_seeded() -> None:
+    """A (small) OracleBot picks a legal action on a real state, the same one for the same seed."""
     state = real_state()
     history = list(state.history)
-    first = SearchBot(5, playouts=2, depth=15).choose(state)
-    again = SearchBot(5, playouts=2, depth=15).choose(state)
+    first = OracleBot(5, playouts=2, depth=15).choose(state)
+    again = OracleBot(5, playouts=2, depth=15).choose(state)
     assert first == again
     assert first in state.legal_actions()
     assert list(state.history) == history
@@ -199,3 +200,111 @@ def test_bots_never_repeat_an_action_that_led_back_to_the_same_decision(name: st
             state.apply(bot.choose(state))
         assert state.is_terminal(), state.history
         assert state.history.count("Look") <= 1
+
+
+# ---------------------------------------------------------------- fair play
+
+def test_ismcts_takes_an_immediate_win() -> None:
+    """ISMCTSBot takes the action that wins at once."""
+    for seed in range(3):
+        state = new_state(players=2, seed=0, heap=3, max_take=3)
+        assert ISMCTSBot(seed, iterations=60).choose(state) == "take:3"
+
+
+def test_make_bot_reads_typed_settings() -> None:
+    """Settings are parsed by type (c is a number, iterations an integer); a wrong one is a RulecoreError."""
+    bot = make_bot("ismcts:iterations=12,c=1.5,depth=7", 0)
+    assert isinstance(bot, ISMCTSBot) and (bot.iterations, bot.c, bot.depth) == (12, 1.5, 7)
+    assert make_bot("greedy:samples=2", 0).samples == 2  # type: ignore[attr-defined]
+    for bad in ("ismcts:iterations=x", "ismcts:c=fast", "greedy:depth=3", "ismcts:iterations=0", "random:x=1"):
+        with pytest.raises(rulecore.RulecoreError):
+            make_bot(bad, 0)
+
+
+USER_BOTS = '''
+import random
+
+class Cautious:
+    """Always the first legal action."""
+    def __init__(self, seed):
+        self.seed = seed
+    def choose(self, state):
+        return state.legal_actions()[0]
+
+def lucky(seed):
+    rng = random.Random(seed)
+    class _Lucky:
+        name = "lucky"
+        def choose(self, state):
+            return rng.choice(state.legal_actions())
+    return _Lucky()
+
+not_a_bot = 3
+
+def no_choose(seed):
+    return object()
+'''
+
+
+@pytest.fixture
+def user_bots(tmp_path, monkeypatch):
+    """A module of user bots on the Python path."""
+    (tmp_path / "my_user_bots.py").write_text(USER_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "my_user_bots"
+
+
+def test_make_bot_builds_a_users_bot_from_module_and_attr(user_bots) -> None:
+    """module:attr names a class or function called with the seed; its choose() is used as is."""
+    cautious = make_bot(f"{user_bots}:Cautious", 4)
+    assert type(cautious).__name__ == "Cautious" and cautious.seed == 4  # type: ignore[attr-defined]
+    assert cautious.name == f"{user_bots}:Cautious"
+    lucky = make_bot(f"{user_bots}:lucky", 1)
+    assert lucky.name == "lucky"
+    state = new_state(players=2, seed=1)
+    assert cautious.choose(state) == state.legal_actions()[0]
+    assert lucky.choose(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["no_such_module_xyz:Bot", "my_user_bots:Missing", "my_user_bots:not_a_bot",
+                                  "my_user_bots:no_choose"])
+def test_a_broken_user_bot_is_a_clear_error(user_bots, name: str) -> None:
+    """A module that does not import, a missing attribute, or no choose() is a RulecoreError naming the bot."""
+    with pytest.raises(rulecore.RulecoreError) as info:
+        make_bot(name, 0)
+    assert name.partition(":")[0] in str(info.value)
+
+
+def _worlds(game: rulecore.Game, seed: int, steps: int) -> tuple[rulecore.State, rulecore.State]:
+    """A state at the deciding seat's turn after random play, and a resample of it for that seat."""
+    state = random_play(game, seed, steps)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    return state, state.resample(state.current_player, seed + 1)
+
+
+FAIR_GAMES = [("witching-hour", 3, {}), ("witty-witches", 3, {}),
+              ("approaching-dawn", 2, {"scene": "training-day"})]
+
+
+@pytest.mark.parametrize("bot", ["ismcts:iterations=25,depth=20", "greedy"])
+@pytest.mark.parametrize("name,players,options", FAIR_GAMES)
+def test_fair_bots_choose_alike_in_worlds_their_seat_cannot_tell_apart(bot, name, players, options) -> None:
+    """The choice of a fair bot is unchanged when the true state is swapped for a resample of it."""
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    for seed in range(3):
+        truth, other = _worlds(game, seed, 15 + 7 * seed)
+        assert other.view(truth.current_player) == truth.view(truth.current_player)
+        assert make_bot(bot, seed).choose(truth) == make_bot(bot, seed).choose(other)
+
+
+def test_the_documented_example_bots_play(monkeypatch) -> None:
+    """docs/examples/mybots.py (the worked example of docs/bots.md) builds and plays legal games."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs" / "examples"))
+    for name in ("mybots:Cautious", "mybots:first_choice"):
+        bots = {0: make_bot(name, 1), 1: make_bot("random", 2)}
+        state = new_state(players=2, seed=4)
+        play_out(bots, state)
+        assert state.is_terminal()

@@ -36,10 +36,10 @@ SIM = ["simulate", fakegame.NAME, "--games", "8", "--players", "3", "--seed", "4
 
 def test_simulate_prints_the_results_table(runner: CliRunner) -> None:
     """simulate prints wins and mean score per seat, rounds, decisions and speed."""
-    result = runner.invoke(app, SIM + ["--bots", "random,greedy,search"])
+    result = runner.invoke(app, SIM + ["--bots", "random,greedy,oracle"])
     assert result.exit_code == 0, result.output
     for text in ("Seat", "Wins", "Win %", "Mean score", "Mean rounds", "Decisions per game",
-                 "Games per second", "greedy", "search", "tied winner"):
+                 "Games per second", "greedy", "oracle", "tied winner"):
         assert text in result.stdout
 
 
@@ -306,3 +306,20 @@ def test_real_game_play_to_the_end() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Game over" in result.stdout and "Total" in result.stdout
+
+
+def test_simulate_plays_a_users_bot_named_module_attr(runner: CliRunner, tmp_path, monkeypatch) -> None:
+    """--bots accepts module:attr (its case kept) for a bot of the user's own, beside built-in bots."""
+    (tmp_path / "cli_user_bots.py").write_text(
+        "class FirstChoice:\n"
+        "    def __init__(self, seed):\n"
+        "        pass\n"
+        "    def choose(self, state):\n"
+        "        return state.legal_actions()[0]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, SIM + ["--bots", "random,cli_user_bots:FirstChoice,greedy"])
+    assert result.exit_code == 0, result.output
+    assert "cli_user_bots:FirstChoice" in result.stdout
+    missing = runner.invoke(app, SIM + ["--bots", "random,cli_user_bots:Nope,greedy"])
+    assert missing.exit_code != 0 and "Nope" in missing.output

@@ -21,7 +21,7 @@ def run(**kwargs: Any) -> SimulationResult:
         games=12,
         players=3,
         seed=5,
-        bots=("random", "greedy", "search"),
+        bots=("random", "greedy", "oracle"),
         workers=1,
         game_factory=fakegame.make_game,
     )
@@ -281,3 +281,18 @@ def test_real_game_bad_player_count_is_a_rulecore_error() -> None:
     """The engine's player-count check reaches the caller as a RulecoreError."""
     with pytest.raises(rulecore.RulecoreError, match="players"):
         simulate(REAL, games=1, players=9, workers=1)
+
+
+def test_simulate_takes_a_users_bot(tmp_path, monkeypatch) -> None:
+    """simulate(bots=...) builds module:attr bots with each seat's seed and records their name."""
+    (tmp_path / "sim_user_bots.py").write_text(
+        "def last_choice(seed):\n"
+        "    class Last:\n"
+        "        def choose(self, state):\n"
+        "            return state.legal_actions()[-1]\n"
+        "    return Last()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = run(bots=("sim_user_bots:last_choice", "random", "random"))
+    assert result.to_dict()["bots"][0] == "sim_user_bots:last_choice"
+    assert result.games == 12

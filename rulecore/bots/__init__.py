@@ -2,25 +2,27 @@
 
 Every bot is built with an integer seed and draws all of its randomness from its
 own :class:`random.Random`, so a bot's choice is a pure function of its seed, the
-sequence of states it has been asked about, and those states themselves.
+sequence of states it has been asked about, and what those states let it know.
 
-The bots only use the public state API: ``current_player``, ``legal_actions()``,
-``apply()``, ``clone()``, ``is_terminal()``, ``returns()``, ``heuristic()`` and ``view()``.
+Fair bots (``random``, ``greedy``, ``ismcts``) only look at the seat they play:
+``current_player``, ``legal_actions()``, ``view()`` and worlds dealt by
+``state.resample(seat, seed)``, never the true state's hidden cards.  The
+``oracle`` bot clones the *full* state, so in games with hidden information it
+sees what its seat could not (other hands, face-down piles, future shuffles): it
+gives upper bounds for balance work, not a fair opponent.  See docs/bots.md.
 
 No bot repeats an action that led back to the same decision without change: each
 remembers, per decision it met (its own view of the table, the question included), the
 actions it took there.  Meeting that exact view again means those actions changed nothing
 it can see (a "Not now" back to the same menu, two cards taking each other back), so it
 picks among the others, and repeats one only when every action has been tried.
-Note that the lookahead bots clone the *full* state, so in games with hidden
-information they see what the seat they play could not (a perfect-information
-"cheating" search); they are meant for balance simulation, not fair play.
 
 May import: rulecore's public API (and so engine, cardset, lang, errors); never simulate or cli.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -28,14 +30,16 @@ from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 import rulecore
+from . import ismcts as _ismcts
 
 __all__ = [
     "BOT_NAMES",
     "Bot",
     "GameState",
     "GreedyBot",
+    "ISMCTSBot",
+    "OracleBot",
     "RandomBot",
-    "SearchBot",
     "make_bot",
 ]
 
@@ -62,6 +66,7 @@ class GameState(Protocol):
     def heuristic(self, player: int) -> float: ...
 
     def view(self, player: int) -> Mapping[str, object]: ...
+    def resample(self, player: int, seed: int) -> GameState: ...
 
 
 @runtime_checkable
@@ -158,20 +163,25 @@ class RandomBot:
 
 
 class GreedyBot:
-    """One-ply lookahead on the cardset's heuristic.
+    """One-ply lookahead on the cardset's heuristic, over worlds its seat cannot tell apart.
 
-    Each legal action is applied to a clone; the clone is valued by
-    ``heuristic(me)``, or, when the action ends the game, by the final result:
-    ``+1000`` for a win (``returns()[me] == 1``) down to ``-1000`` for a loss
-    (``returns()[me] == 0``). A loss is negative rather than zero so that ending
-    the game in defeat never looks better than a slightly bad ongoing position.
-    Equal values are broken by the bot's own random generator.
+    The bot deals ``samples`` worlds with ``state.resample(me, seed)`` (never
+    looking at the true state's hidden cards), applies each legal action in
+    each world and values the result by ``heuristic(me)``, or, when the action
+    ends the game, by the final result: ``+1000`` for a win (``returns()[me] ==
+    1``) down to ``-1000`` for a loss (``returns()[me] == 0``). A loss is
+    negative rather than zero so that ending the game in defeat never looks
+    better than a slightly bad ongoing position. An action is worth its mean
+    over the worlds; equal values are broken by the bot's own random generator.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, samples: int = 4) -> None:
+        if samples < 1:
+            raise rulecore.RulecoreError(f"greedy samples must be >= 1, got {samples}")
         self.seed = seed
+        self.samples = samples
         self.rng = random.Random(seed)
         self.memory = _Memory()
 
@@ -190,21 +200,77 @@ class GreedyBot:
         if len(actions) == 1:
             taken.add(actions[0])
             return actions[0]
+        worlds = [state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples)]
         values: list[float] = []
         for action in actions:
-            child = state.clone()
-            child.apply(action)
-            values.append(self.evaluate(child, me))
+            total = 0.0
+            for world in worlds:
+                child = world.clone()
+                try:
+                    child.apply(action)
+                except rulecore.RuleError:
+                    total -= TERMINAL_SCALE  # a world where the rules cannot carry it out
+                    continue
+                total += self.evaluate(child, me)
+            values.append(total / len(worlds))
         action = _best(actions, values, self.rng)
         taken.add(action)
         return action
 
     def __repr__(self) -> str:
-        return f"GreedyBot(seed={self.seed})"
+        return f"GreedyBot(seed={self.seed}, samples={self.samples})"
 
 
-class SearchBot:
-    """Flat Monte Carlo search.
+class ISMCTSBot:
+    """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
+
+    ``iterations`` worlds are dealt with ``state.resample(me, seed)``, one per
+    iteration, and searched with one shared tree (see :mod:`rulecore.bots.ismcts`):
+    UCB with exploration constant ``c``, random playouts of at most ``depth``
+    decisions below the tree (cut-off playouts are valued by the cardset's
+    heuristic, so a cardset without one wants a large ``depth``).
+    Its choice depends only on what its seat may know and its seed.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.7, depth: int = 4) -> None:
+        if iterations < 1:
+            raise rulecore.RulecoreError(f"ismcts iterations must be >= 1, got {iterations}")
+        if depth < 0 or not c >= 0:
+            raise rulecore.RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
+        self.seed = seed
+        self.iterations = iterations
+        self.c = c
+        self.depth = depth
+        self.rng = random.Random(seed)
+        self.memory = _Memory()
+
+    def choose(self, state: GameState) -> str:
+        me = _deciding_seat(state)
+        actions = _legal(state)
+        if len(actions) == 1:
+            return actions[0]
+        untried, taken = self.memory.untried(state, me, actions)
+        if len(untried) == 1:
+            action = untried[0]
+        else:
+            allowed = untried if len(untried) < len(actions) else None
+            action = _ismcts.search(state, me, len(state.returns()), self.iterations, self.c, self.depth,
+                                    self.rng, allowed)
+        taken.add(action)
+        return action
+
+    def __repr__(self) -> str:
+        return f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth})"
+
+
+class OracleBot:
+    """Flat Monte Carlo search on the TRUE state: it sees every hidden card (not a fair player).
+
+    It clones the full state, so it knows other players' hands, face-down piles and
+    the order of every future shuffle; use it for upper bounds in balance work, never
+    as an opponent that plays by the rules of information.
 
     For each legal action, ``playouts`` random playouts are run from a clone
     with that action applied, for at most ``depth`` further decisions. A playout
@@ -217,13 +283,13 @@ class SearchBot:
     by the bot's own random generator, which also drives the playouts.
     """
 
-    name = "search"
+    name = "oracle"
 
     def __init__(self, seed: int, playouts: int = 8, depth: int = 200) -> None:
         if playouts < 1:
-            raise rulecore.RulecoreError(f"SearchBot playouts must be >= 1, got {playouts}")
+            raise rulecore.RulecoreError(f"oracle playouts must be >= 1, got {playouts}")
         if depth < 0:
-            raise rulecore.RulecoreError(f"SearchBot depth must be >= 0, got {depth}")
+            raise rulecore.RulecoreError(f"oracle depth must be >= 0, got {depth}")
         self.seed = seed
         self.playouts = playouts
         self.depth = depth
@@ -282,14 +348,24 @@ class SearchBot:
         return action
 
     def __repr__(self) -> str:
-        return f"SearchBot(seed={self.seed}, playouts={self.playouts}, depth={self.depth})"
+        return f"OracleBot(seed={self.seed}, playouts={self.playouts}, depth={self.depth})"
 
 
-_FACTORIES: Mapping[str, Callable[[int], Bot]] = MappingProxyType(
+_FACTORIES: Mapping[str, Callable[..., Bot]] = MappingProxyType(
     {
         "random": RandomBot,
         "greedy": GreedyBot,
-        "search": SearchBot,
+        "ismcts": ISMCTSBot,
+        "oracle": OracleBot,
+    }
+)
+
+#: Settings each built-in bot takes, with their types.
+_SETTINGS: Mapping[str, Mapping[str, type]] = MappingProxyType(
+    {
+        "greedy": {"samples": int},
+        "ismcts": {"iterations": int, "c": float, "depth": int},
+        "oracle": {"playouts": int, "depth": int},
     }
 )
 
@@ -300,29 +376,61 @@ BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 def make_bot(name: str, seed: int) -> Bot:
     """Build the bot called ``name`` with ``seed``.
 
-    ``name`` is "random", "greedy" or "search", optionally with settings:
-    ``"search:playouts=2,depth=30"``.
+    ``name`` is "random", "greedy", "ismcts" or "oracle", optionally with settings
+    (``"ismcts:iterations=200,c=0.7"``, ``"oracle:playouts=2,depth=30"``), or
+    ``"module:attr"``: a class or function importable from the Python path, called
+    with the seed, that returns an object with ``choose(state) -> action``.
     """
     if not isinstance(name, str):
         raise rulecore.RulecoreError(f"a bot name must be text, got {name!r}")
     key, _, settings = name.strip().partition(":")
-    key = key.strip().lower()
-    factory = _FACTORIES.get(key)
+    factory = _FACTORIES.get(key.strip().lower())
     if factory is None:
+        if settings.strip():
+            return _user_bot(key.strip(), settings.strip(), seed)
         raise rulecore.RulecoreError(
-            f"unknown bot {name!r}; valid bots are: {', '.join(BOT_NAMES)}"
+            f"unknown bot {name!r}; valid bots are: {', '.join(BOT_NAMES)}, or module:attr for your own"
         )
-    kwargs: dict[str, int] = {}
+    key = key.strip().lower()
+    kwargs: dict[str, int | float] = {}
     if settings.strip():
-        allowed = {"search": ("playouts", "depth")}.get(key, ())
+        allowed = _SETTINGS.get(key, {})
         for item in settings.split(","):
             field, eq, value = item.partition("=")
             field = field.strip()
             if not eq or field not in allowed:
                 hint = f"settings for {key}: {', '.join(allowed)}" if allowed else f"the {key} bot takes no settings"
                 raise rulecore.RulecoreError(f"bad bot setting {item.strip()!r} in {name!r} ({hint})")
+            kind = allowed[field]
             try:
-                kwargs[field] = int(value)
+                kwargs[field] = kind(value)
             except ValueError:
-                raise rulecore.RulecoreError(f"bot setting {field!r} must be an integer (got {value.strip()!r})") from None
-    return factory(seed, **kwargs)  # type: ignore[call-arg]
+                noun = "an integer" if kind is int else "a number"
+                raise rulecore.RulecoreError(f"bot setting {field!r} must be {noun} (got {value.strip()!r})") from None
+    return factory(seed, **kwargs)
+
+
+def _user_bot(module: str, attr: str, seed: int) -> Bot:
+    """The user's own bot ``module:attr``, built with the seed."""
+    where = f"{module}:{attr}"
+    try:
+        found: object = importlib.import_module(module)
+    except ImportError as exc:
+        raise rulecore.RulecoreError(
+            f"cannot import the bot module {module!r} for {where!r}: {exc} (is it on the Python path?)"
+        ) from None
+    for part in attr.split("."):
+        if not hasattr(found, part):
+            raise rulecore.RulecoreError(f"the module {module!r} has no {attr!r} (bot {where!r})")
+        found = getattr(found, part)
+    if not callable(found):
+        raise rulecore.RulecoreError(f"bot {where!r} is not a class or function")
+    bot = found(seed)
+    if not callable(getattr(bot, "choose", None)):
+        raise rulecore.RulecoreError(f"bot {where!r} made {type(bot).__name__}, which has no choose(state) method")
+    if not hasattr(bot, "name"):
+        try:
+            bot.name = where
+        except AttributeError:
+            pass
+    return bot

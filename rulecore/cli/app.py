@@ -92,9 +92,9 @@ def _split_names(raw: str) -> list[str]:
         if not part:
             continue
         if "=" in part and ":" not in part and names:
-            names[-1] = f"{names[-1]},{part.lower()}"
+            names[-1] = f"{names[-1]},{part}"
         else:
-            names.append(part.lower())
+            names.append(part)  # not lowercased: module:attr of a user's bot keeps its case
     return names
 
 
@@ -313,7 +313,9 @@ def simulate_command(
         typer.Option(
             "--bots",
             "-b",
-            help=f"Comma-separated bot per seat, or one for all ({', '.join(BOT_NAMES)}).",
+            help=f"Comma-separated bot per seat, or one for all ({', '.join(BOT_NAMES)}, or module:attr "
+            "for your own). ismcts takes settings: ismcts:iterations=200,c=0.7. The oracle bot sees "
+            "every hidden card (upper bounds only).",
         ),
     ] = "random",
     option: Annotated[
@@ -661,7 +663,8 @@ def play_command(
         typer.Option(
             "--bots",
             "-b",
-            help=f"Comma-separated bot for each other seat, or one for all ({', '.join(BOT_NAMES)}).",
+            help=f"Comma-separated bot for each other seat, or one for all ({', '.join(BOT_NAMES)}, or "
+            "module:attr for your own; oracle sees every hidden card).",
         ),
     ] = "random",
     option: Annotated[

@@ -110,6 +110,9 @@ class Game:
         s.player_marks = [()] * rules.players
         s.sealing = None
         s.sealed_cards = {}
+        s.classes = [{} for _ in range(rules.players)]
+        s.class_seq = 0
+        s.loose = {}
         interp.run(s)
         return s
 

@@ -206,13 +206,14 @@ def s_move(state: "State", node: n.Move, env: dict) -> None:
     except TypeError as exc:
         raise RuleError(f"'move' {exc}", node.span) from None
     if ids:
-        state.move(ids, dest, node.position, node.face, _you(env))
+        pool = state.rules.kind_pools.get(id(node))
+        if pool is not None:
+            pool = cards_of(_ctx(state, env), ev(state, pool, env))
+        state.move(ids, dest, node.position, node.face, _you(env), state.rules.picked_by_kind[id(node)], pool)
 
 
 def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
-    zone = _zone(state, node, node.zone, env, "shuffle")
-    state.rng.shuffle(state.zones[zone])
-    state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
+    state.shuffle(_zone(state, node, node.zone, env, "shuffle"))
 
 
 def s_fail(state: "State", node: n.Fail, env: dict) -> None:
@@ -255,8 +256,7 @@ def s_reveal(state: "State", node: n.Reveal, env: dict) -> None:
 
 
 def s_hide(state: "State", node: n.Hide, env: dict) -> None:
-    zone = _zone(state, node, node.zone, env, "hide")
-    state.revealed.discard(zone)
+    state.hide(_zone(state, node, node.zone, env, "hide"))
 
 
 def s_look(state: "State", node: n.Look, env: dict) -> None:

@@ -12,6 +12,7 @@ from ..lang import nodes as n
 from ..lang.nodes import walk
 from . import interpreter as interp
 from .compiler import Compiler
+from .knowledge import kind_pools, picked_by_kind
 
 
 class _NoState:
@@ -87,6 +88,8 @@ class Rules:
 
         # node table, so frames can be saved as numbers
         self.nodes: list[Any] = []
+        self.picked_by_kind: dict[int, bool] = {}  # move statement -> are its cards picked by kind
+        self.kind_pools: dict[int, Any] = {}  # move statement -> the cards of a kind it picks some of
         self.node_id: dict[int, int] = {}
         roots: list[Any] = [cardset.program]
         roots += [p.body for _, p in sorted(cardset.procedures.items())]
@@ -95,6 +98,8 @@ class Rules:
         exprs = [cardset.winners, cardset.heuristic] + [f.body for f in cardset.functions.values()]
         for card in cardset.cards.values():
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
+        for root in roots:
+            self.kind_pools.update(kind_pools(root, walk))
         for root in roots + exprs:
             if root is None:
                 continue
@@ -104,6 +109,8 @@ class Rules:
                 if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
+                    if isinstance(node, n.Move):
+                        self.picked_by_kind[id(node)] = picked_by_kind(node.cards)
 
     # ---- cards
     def trigger_ability(self, event: str, card: int) -> Any:

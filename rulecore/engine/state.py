@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import attrs
 
 from . import interpreter as interp
+from . import knowledge
+from . import resample as _resample
 from ..lang import nodes as n
 from .interpreter import Ctx, Decision, Option
 from .rng import Rng
@@ -61,6 +63,9 @@ class State:
     player_marks: list[tuple[str, ...]]  # seat -> its marks
     sealing: int | None  # inside 'simultaneously': whose sealed part is running
     sealed_cards: dict[int, int]  # card moved in a sealed part -> whose part: hidden from the others until unsealed
+    classes: list[dict[int, int]]  # seat -> card -> which cards it cannot tell apart (see engine/knowledge.py)
+    class_seq: int  # the last class number given out
+    loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -306,6 +311,8 @@ class State:
                 raise IllegalActionError(f"no player {seat!r} to mark")
             self.player_marks[seat] = tuple(words)
         self.arranged = True
+        self.classes = [{} for _ in range(rules.players)]  # a new layout: nobody has followed a card into it
+        self.loose.clear()
         self.emit("arrange", "The table is arranged for a scenario")
         if self.decision is not None and self.stack:
             node, pc, data, env = self.stack[-1]
@@ -360,7 +367,22 @@ class State:
         new.player_marks = self.player_marks[:]
         new.sealing = self.sealing
         new.sealed_cards = dict(self.sealed_cards)
+        new.classes = [dict(c) for c in self.classes]
+        new.class_seq = self.class_seq
+        new.loose = dict(self.loose)
         return new
+
+    def resample(self, player: int, seed: int) -> "State":
+        """A state ``player`` cannot tell from this one, with everything hidden from them dealt anew.
+
+        Same ``view(player)``, ``events(player)`` and (when it is theirs) pending decision; the cards
+        ``player`` has seen and followed stay where they know them to be; the generator is re-seeded
+        from ``seed`` and what ``player`` knows.  See docs/api.md, "Fair play".
+        """
+        self._check_player(player)
+        if type(seed) is not int:
+            raise IllegalActionError(f"resample needs an integer seed (got {seed!r})")
+        return _resample.resample(self, player, seed)
 
     def to_json(self) -> str:
         """The whole state as JSON text; ``game.load_state`` reads it back exactly."""
@@ -413,6 +435,9 @@ class State:
             "player_marks": self.player_marks,
             "sealing": self.sealing,
             "sealed_cards": {str(c): p for c, p in self.sealed_cards.items()},
+            "classes": [{str(c): k for c, k in cls.items()} for cls in self.classes],
+            "class_seq": self.class_seq,
+            "loose": {str(c): m for c, m in self.loose.items()},
         }
         return json.dumps(payload, separators=(",", ":"))
 
@@ -427,12 +452,16 @@ class State:
         self.decision = Decision(player, prompt, tuple(Option(label, label) for label in labels), kind)
         self.pending_values = values
 
-    def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any) -> None:
+    def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any,
+             by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
+        """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
+        ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
         zones = self.zones
         where = self.where
         target = zones[dest]
         cards = list(cards)
         was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
+        before = [knowledge.seers(self, c) for c in cards]
         sources: dict[str, list[int]] = {}
         for c in cards:
             src = where[c]
@@ -452,9 +481,11 @@ class State:
             target[0:0] = cards
         if self.revealed:
             # a reveal shows a zone as it is; once cards move in or out it is hidden again
-            self.revealed.discard(dest)
-            for src in sources:
-                self.revealed.discard(src)
+            for key in (dest, *sources):
+                if key in self.revealed:
+                    knowledge.remember(self, (c for c in zones[key] if c not in cards))
+                    self.revealed.discard(key)
+        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
         if self.record_events:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
@@ -475,6 +506,8 @@ class State:
 
     def flip(self, cards: Sequence[int], up: bool) -> None:
         changed = [c for c in cards if (c in self.faceup) != up or (not up and c not in self.facedown)]
+        if not up:
+            knowledge.remember(self, changed)
         for c in changed:
             self._lie(c, "up" if up else "down")
         if changed and up and self.record_events:
@@ -489,6 +522,8 @@ class State:
         keys = self.rules.zone_keys[zone]
         players = len(keys)
         contents = [self.zones[k] for k in keys]
+        for cards in contents:
+            knowledge.remember(self, cards)  # everyone sees the piles change hands
         for p, cards in enumerate(contents):
             dest = keys[(p + step) % players]
             self.zones[dest] = cards
@@ -543,13 +578,24 @@ class State:
             self.emit("reveal", f"{self.zone_label(zone)} is revealed: {names}", zone=zone,
                       revealed=[rules.instance_type[c] for c in cards])
 
+    def shuffle(self, zone: str) -> None:
+        self.rng.shuffle(self.zones[zone])
+        knowledge.lose_places(self, self.zones[zone])
+        self.emit("shuffle", f"{self.zone_label(zone)} is shuffled", zone=zone)
+
+    def hide(self, zone: str) -> None:
+        if zone in self.revealed:
+            knowledge.remember(self, self.zones[zone])
+            self.revealed.discard(zone)
+
     def look(self, who: Any, cards: Sequence[int], zone: str | None) -> None:
+        whos = [who] if type(who) is int else list(who)
+        knowledge.looked(self, whos, cards)
         if not self.record_events:
             return
         rules = self.rules
         names = ", ".join(rules.card_name(c) for c in cards) or "nothing"
         what = self.zone_label(zone) if zone else "cards"
-        whos = [who] if type(who) is int else list(who)
         self.emit("look", f"{self.player_label(who)} looks at {what}",
                   to=None, actor=who)
         self.log.append({"type": "look", "text": f"You see {what}: {names}", "to": whos,
@@ -737,6 +783,11 @@ def _from_dict(game: "Game", data: Any) -> State:
         raise StateError("the saved player marks do not match the number of players")
     s.sealing = None if data["sealing"] is None else int(data["sealing"])
     s.sealed_cards = {int(c): int(p) for c, p in data["sealed_cards"].items()}
+    s.classes = [{int(c): int(k) for c, k in cls.items()} for cls in data.get("classes", [{}] * rules.players)]
+    if len(s.classes) != rules.players:
+        raise StateError("the saved card classes do not match the number of players")
+    s.class_seq = int(data.get("class_seq", 0))
+    s.loose = {int(c): int(m) for c, m in data.get("loose", {}).items()}
     if not s.terminal and s.decision is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s

@@ -476,7 +476,7 @@ def _chunks(games: int, size: int) -> list[range]:
 
 
 def _resolve_bots(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
-    names = tuple(b.strip().lower() for b in ((bots,) if isinstance(bots, str) else bots))
+    names = tuple(b.strip() for b in ((bots,) if isinstance(bots, str) else bots))
     if not names:
         names = ("random",)
     if len(names) == 1:
@@ -641,7 +641,8 @@ def simulate(
     ``cardset`` is a built-in cardset name or a path to a cardset YAML (with a
     distributed backend a path must exist on the workers). ``bots`` names one
     bot per seat, or a single bot for every seat (see
-    :data:`rulecore.bots.BOT_NAMES`). Game ``i`` uses seed ``seed + i``.
+    :data:`rulecore.bots.BOT_NAMES`, or ``module:attr`` for a bot of your own:
+    see :func:`rulecore.bots.make_bot`). Game ``i`` uses seed ``seed + i``.
     ``workers`` (local backend only) defaults to ``os.cpu_count()``; ``1`` runs
     in this process. ``progress(done, total)`` is called as games finish.
     ``game_factory(cardset, players, options)`` replaces the default

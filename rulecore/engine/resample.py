@@ -1,0 +1,188 @@
+"""Resampling: a state one player cannot tell from the real one, with what is hidden from them dealt anew.
+
+What the player is taken to know (everything else is re-dealt at random):
+
+- every card they see now (``_knowledge.seers``): in a zone shown to them, face up anywhere, or
+  moved in their own sealed part; these stay in place;
+- every card they saw and followed since (``State.known``): it stays in place, or, when its
+  place in the zone was lost to a shuffle or a random insertion (``State.loose``), in its zone at
+  a random free place;
+- the shape of the table: every zone's size, which places hold a face-down card or a card of
+  another player's sealed part, the marks on every place, counters, variables, round, phase,
+  turn and the rules' pending frames (their local variables are kept as they are: a card they
+  hold keeps its identity wherever it is dealt);
+- the events shown to them (``State.events(player)``); events hidden from them are dropped,
+  and card names they were not shown are taken out of the events they were.
+
+The cards not known are shuffled together and dealt over the places not known, zone by zone;
+the deal and the new generator come from a hash of the seed and of the above, so two states the
+player cannot tell apart give the same resample for the same seed.  The result is marked as
+arranged (its history is not a real game's: every action reads ``"?"``), and when the pending
+decision is another player's plain choice it is asked again for the new layout, so its options
+do not name the true hidden cards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from . import interpreter as interp
+from . import knowledge
+from ..lang import nodes as n
+from .rng import Rng
+from ..errors import RuleError
+
+if TYPE_CHECKING:
+    from .state import State
+
+HIDDEN_ACTION = "?"
+ASK_AGAIN_DEALS = 16  # deals tried before a pending question of another player is left as it was
+
+
+def resample(state: "State", player: int, seed: int) -> "State":
+    bit = 1 << player
+    seen = [bool(knowledge.seers(state, c) & bit) for c in range(len(state.where))]
+    cls = state.classes[player]
+    loose = state.loose
+    zone_keys = sorted(state.zones)
+    # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
+    classes: dict[int, list[tuple[str, int]]] = {}  # class -> its unseen places, in zone order
+    members: dict[int, list[int]] = {}  # class -> its unseen cards
+    layout = []
+    for key in zone_keys:
+        row: list[Any] = []
+        loose_places: list[int] = []
+        loose_labels: list[int] = []
+        for i, c in enumerate(state.zones[key]):
+            if seen[c]:
+                row.append(c)
+                continue
+            members.setdefault(cls.get(c, 0), []).append(c)
+            if loose.get(c, 0) & bit:
+                loose_places.append(i)
+                loose_labels.append(cls.get(c, 0))
+                row.append(None)
+            else:
+                label = cls.get(c, 0)
+                classes.setdefault(label, []).append((key, i))
+                row.append(label)
+        # the places of cards known only by zone say nothing: give them their classes in a fixed order
+        loose_labels.sort()
+        for i, label in zip(loose_places, loose_labels):
+            classes.setdefault(label, []).append((key, i))
+        layout.append([key, row, loose_labels])
+    payload = json.dumps([seed, player, state.view(player), state.events(player), layout],
+                         sort_keys=True, default=repr)
+    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
+    log, index = _filtered_log(state, player)
+    # Another player's pending question is asked again on the new deal (so its options name no
+    # true hidden card); a deal on which it would not be asked the same way (fewer options, another
+    # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
+    for attempt in range(ASK_AGAIN_DEALS):
+        deal = Rng(int.from_bytes(hashlib.blake2b(digest + bytes([attempt]), digest_size=8).digest(), "little"))
+        new = state.clone()
+        slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes
+        for label in sorted(classes):
+            places = classes[label]
+            cards = sorted(members[label])
+            deal.shuffle(cards)
+            for (key, i), c in zip(places, cards):
+                slot_of[c] = state.zones[key][i]
+                new.zones[key][i] = c
+                new.where[c] = key
+        # cards the player knows but not their place in the zone: shuffled over those places
+        for key in zone_keys:
+            row = new.zones[key]
+            places = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
+            if len(places) > 1:
+                cards = [row[i] for i in places]
+                deal.shuffle(cards)
+                for i, c in zip(places, cards):
+                    slot_of[c] = state.zones[key][i]
+                    row[i] = c
+        new.classes = [{} for _ in state.classes]
+        new.classes[player] = dict(cls)
+        new.loose = {c: bit for c, m in loose.items() if m & bit}
+        _move_place_marks(state, new, {c: old for c, old in slot_of.items() if c != old})
+        new.log = list(log)
+        new.stack = [
+            (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data, env)
+            for node, pc, data, env in new.stack
+        ]
+        new.history = [HIDDEN_ACTION] * len(state.history)
+        new.seed = seed
+        new.rng = Rng(int.from_bytes(digest[8:], "little"))
+        new.arranged = True
+        asked = _ask_again(new, player)
+        if asked is not None:
+            return asked
+    return new
+
+
+def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> None:
+    """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on."""
+    if not slot_of:
+        return
+    for c in slot_of:
+        new.facedown.discard(c)
+        new.sealed_cards.pop(c, None)
+        new.marks.pop(c, None)
+    # the cards dealt are the cards whose places they take, in another order
+    place_loose = {c: new.loose.pop(c) for c in slot_of if c in new.loose}
+    for c, old in slot_of.items():
+        if old in place_loose:
+            new.loose[c] = place_loose[old]
+        if old in state.facedown:
+            new.facedown.add(c)
+        sealer = state.sealed_cards.get(old)
+        if sealer is not None:
+            new.sealed_cards[c] = sealer
+        marks = state.marks.get(old)
+        if marks:
+            new.marks[c] = marks
+
+
+def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int]]:
+    """The events ``player`` may see, without card names they were not shown; old index -> new index."""
+    log: list[dict[str, Any]] = []
+    index: list[int] = []
+    for event in state.log:
+        index.append(len(log))
+        to = event.get("to")
+        if to is not None and player not in to:
+            continue
+        sealed = event.get("sealed")
+        if sealed is not None and sealed != player:
+            continue
+        if "cards" in event:
+            seen = event.get("seen")
+            if seen is not None and player not in seen:
+                event = {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
+        log.append(event)
+    index.append(len(log))
+    return log, index
+
+
+def _ask_again(new: "State", player: int) -> "State | None":
+    """Another player's pending plain choice asked again, so its options come from the new deal;
+    None when this deal would not ask it the same way."""
+    d = new.decision
+    if d is None or d.player == player or not new.stack:
+        return new
+    node, pc, data, env = new.stack[-1]
+    if not (type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1]))):
+        return new
+    trial = new.clone()
+    trial.decision = None
+    trial.stack[-1] = (node, 0, None, trial.stack[-1][3])
+    try:
+        interp.run(trial)
+    except RuleError:
+        return None
+    if trial.decision is None or trial.decision.player != d.player or len(trial.log) != len(new.log):
+        return None
+    if trial.view(player) != new.view(player):
+        return None
+    return trial

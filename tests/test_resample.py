@@ -1,0 +1,237 @@
+"""State.resample: a state one player cannot tell from the real one, with what is hidden from them dealt anew.
+
+Property tests over every built-in game and mode play a random game to a random point and
+resample it for a random player; scenario tests pin what the player is taken to know.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import rulecore
+from table_helpers import random_play
+
+# (cardset, players, options): every built-in game and mode
+TABLES = [
+    ("witching-hour", 2, {}),
+    ("witching-hour", 3, {}),
+    ("witching-hour", 4, {}),
+    ("witching-hour", 5, {}),
+    ("witty-witches", 2, {}),
+    ("witty-witches", 4, {}),
+    ("witty-witches", 3, {"mode": "apprentice"}),
+    ("approaching-dawn", 2, {"scene": "training-day"}),
+    ("approaching-dawn", 3, {"scene": "all-hallows-eve"}),
+    ("approaching-dawn", 2, {"scene": "winter-solstice"}),
+    ("approaching-dawn", 4, {"scene": "blood-moon"}),
+    ("approaching-dawn", 2, {"scene": "spring-revival"}),
+    ("approaching-dawn", 3, {"scene": "dawn-of-the-overlord"}),
+]
+TABLE_IDS = [f"{n}-{p}p-{'-'.join(map(str, o.values())) or 'default'}" for n, p, o in TABLES]
+
+SETTINGS = settings(
+    max_examples=6,
+    deadline=None,
+    database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow],
+)
+PLAYOUT_CAP = 20_000
+
+
+@functools.lru_cache(maxsize=None)
+def game_for(name: str, players: int, options: str) -> rulecore.Game:
+    return rulecore.Game(rulecore.load_cardset(name), players, json.loads(options))
+
+
+def played(table: tuple, seed: int, steps: int) -> rulecore.State:
+    """A game of ``table`` from ``seed`` after up to ``steps`` random actions (stopping before the end)."""
+    name, players, options = table
+    return random_play(game_for(name, players, json.dumps(options, sort_keys=True)), seed, steps)
+
+
+def parsed(state: rulecore.State) -> dict:
+    return json.loads(state.to_json())
+
+
+def frames(state: rulecore.State) -> list:
+    return [(id(node), pc) for node, pc, _, _ in state.stack]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
+def test_resample_cannot_be_told_apart(table, seed, steps, who, rs):
+    """Same view, events and (when theirs) legal actions; every card, zone size, counter, var and frame kept."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    before = state.to_json()
+    new = state.resample(player, rs)
+    assert state.to_json() == before, "resample changed the state it was asked about"
+    assert new.view(player) == state.view(player)
+    assert new.events(player) == state.events(player)
+    if state.current_player == player:
+        assert new.legal_actions() == state.legal_actions()
+    assert sorted(c for cards in new.zones.values() for c in cards) == list(range(len(state.where)))
+    assert {k: len(v) for k, v in new.zones.items()} == {k: len(v) for k, v in state.zones.items()}
+    for key, cards in new.zones.items():
+        assert all(new.where[c] == key for c in cards)
+    assert new.counters == state.counters
+    assert new.vars == state.vars
+    assert frames(new) == frames(state)
+    assert new.current_player == state.current_player
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
+def test_resample_saves_loads_and_plays_to_the_end(table, seed, steps, who, rs):
+    """A resampled state round-trips through to_json/load_state and plays to the end with random actions."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    new = state.resample(player, rs)
+    loaded = new.game.load_state(new.to_json())
+    assert parsed(loaded) == parsed(new)
+    rnd = random.Random(rs)
+    for _ in range(PLAYOUT_CAP):
+        if loaded.is_terminal():
+            break
+        loaded.apply(rnd.choice(loaded.legal_actions()))
+    assert loaded.is_terminal()
+    assert len(loaded.returns()) == state.rules.players
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5),
+       a=st.integers(0, 2**32), b=st.integers(0, 2**32))
+def test_resample_depends_only_on_what_the_player_knows(table, seed, steps, who, a, b):
+    """Two states the player cannot tell apart (a state and a resample of it) resample alike for one seed."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    other = state.resample(player, a)
+    assert parsed(other.resample(player, b)) == parsed(state.resample(player, b))
+    assert parsed(state.resample(player, b)) == parsed(state.resample(player, b))
+
+
+def test_resample_deals_hidden_cards_anew_and_keeps_seen_ones():
+    """Another player's hand is dealt anew (for some seed), the player's own hand never changes."""
+    game = game_for("witching-hour", 3, "{}")
+    state = game.new_game(4)
+    types = state.rules.instance_type
+    own = [types[c] for c in state.zones["hand/0"]]
+    theirs = Counter(types[c] for c in state.zones["hand/1"])
+    dealt = [state.resample(0, seed) for seed in range(8)]
+    assert all([types[c] for c in new.zones["hand/0"]] == own for new in dealt)
+    assert any(Counter(types[c] for c in new.zones["hand/1"]) != theirs for new in dealt)
+
+
+def test_resample_draws_a_new_future():
+    """The generator is re-seeded: resamples with different seeds have different generators."""
+    state = game_for("witty-witches", 3, "{}").new_game(1)
+    states = {state.resample(0, seed).rng.state for seed in range(5)}
+    assert len(states) == 5 and state.rng.state not in states
+
+
+def test_resample_rejects_a_bad_player_or_seed():
+    """A player outside the table, or a seed that is not an integer, is an IllegalActionError."""
+    state = game_for("witching-hour", 3, "{}").new_game(1)
+    with pytest.raises(rulecore.IllegalActionError):
+        state.resample(3, 1)
+    with pytest.raises(rulecore.IllegalActionError):
+        state.resample(0, "1")  # type: ignore[arg-type]
+
+
+def _first_state_after(table: tuple, seeds: range, found) -> tuple[rulecore.State, object]:
+    """The first state (over random games from ``seeds``) where ``found(state)`` gives something."""
+    name, players, options = table
+    game = game_for(name, players, json.dumps(options, sort_keys=True))
+    for seed in seeds:
+        state = game.new_game(seed)
+        rnd = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rnd.choice(state.legal_actions()))
+            hit = None if state.is_terminal() else found(state)
+            if hit:
+                return state, hit
+    raise AssertionError("no game reached the situation")
+
+
+def test_a_card_put_out_of_sight_stays_known():
+    """A card a player moved from their hand into a pile hidden even from them stays there in a resample."""
+
+    def put_away(state):
+        for i in range(len(state.log) - 1, -1, -1):
+            event = state.log[i]
+            p = event.get("actor")
+            if event.get("type") == "move" and event.get("from") == f"hex/{p}":
+                return None
+            if event.get("type") == "move" and event.get("from") == f"hand/{p}" and event.get("to_zone") == f"hex/{p}":
+                if not any(e.get("from") == f"hex/{p}" for e in state.log[i:]):
+                    return p, None, event["cards"]
+        return None
+
+    state, (player, pile, cards) = _first_state_after(("witching-hour", 3, {}), range(40), put_away)
+    types = state.rules.instance_type
+    for seed in range(6):
+        new = state.resample(player, seed)
+        dealt = Counter(types[c] for c in new.zones[f"hex/{player}"])
+        assert all(dealt[t] >= n for t, n in Counter(cards).items())
+
+
+def test_a_hand_looked_at_stays_known():
+    """A hand a player looked at keeps its cards in every resample for them (less the cards they saw leave)."""
+
+    def looked(state):
+        types = state.rules.instance_type
+        for i in range(len(state.log) - 1, -1, -1):
+            event = state.log[i]
+            if event.get("type") != "look" or not event.get("to"):
+                continue
+            player = event["to"][0]
+            for key, cards in state.zones.items():
+                if not key.startswith("hand/") or key == f"hand/{player}":
+                    continue
+                left = Counter(event["cards"])
+                for later in state.log[i + 1:]:
+                    if later.get("type") in ("rotate", "shuffle") or later.get("to_zone") == key:
+                        left = None
+                        break
+                    if later.get("type") == "move" and later.get("from") == key:
+                        if later.get("seen") is not None and player not in later["seen"]:
+                            left = None
+                            break
+                        left = left - Counter(later["cards"])
+                if left and Counter(types[c] for c in cards) == left:
+                    return player, key, left
+            return None
+        return None
+
+    state, (player, key, seen) = _first_state_after(("witching-hour", 3, {}), range(80), looked)
+    types = state.rules.instance_type
+    for seed in range(6):
+        assert Counter(types[c] for c in state.resample(player, seed).zones[key]) == seen
+
+
+def test_another_players_pending_choice_is_asked_again_for_the_new_deal():
+    """When another player is choosing, their options name cards of their resampled hand, not the true one."""
+    checked = 0
+    for seed in range(30):
+        state = played(("witty-witches", 2, {"mode": "apprentice"}), seed, 2 * seed + 3)
+        chooser = state.current_player
+        if state.decision is None or state.decision.prompt != "Your turn":
+            continue
+        new = state.resample(1 - chooser, seed)
+        names = {state.rules.card_name(c) for c in new.zones[f"hand/{chooser}"]}
+        for action in new.legal_actions():
+            if action.startswith("Discard "):
+                assert action[len("Discard "):] in names
+                checked += 1
+    assert checked > 0
