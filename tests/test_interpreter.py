@@ -1491,6 +1491,14 @@ def test_marks_on_players(tiny):
     assert [e["mark"] for e in s.events(0) if e["type"] == "mark"] == ["hero", "brave", "hero"]
 
 
+def test_player_mark_that_changes_nothing_logs_nothing(tiny):
+    """Unmarking a player of a mark they lack, or marking them again, changes nothing and logs no event."""
+    s = tiny.run('unmark player 1 "out"\nmark player 0 "in"\nmark player 0 "in"\nunmark player 0 "in"\n'
+                 'unmark player 0 "in"')
+    assert [(e["player"], e["mark"], e["removed"]) for e in s.events(0) if e["type"] == "mark"] == [
+        (0, "in", False), (0, "in", True)]
+
+
 def test_mark_as_a_worked_out_text(tiny):
     """'mark ... as EXPR' marks with a text worked out at run time."""
     s = tiny.run('let k = "b"\nmark card first(deck) as "x_" + k\nfor each m in first(deck).marks { say m }\n'

@@ -576,9 +576,11 @@ class State:
 
     def mark_player(self, player: int, mark: str, remove: bool) -> None:
         marks = self.player_marks[player]
+        if (mark in marks) != remove:
+            return  # nothing changes, so nothing is logged
         if remove:
             self.player_marks[player] = tuple(m for m in marks if m != mark)
-        elif mark not in marks:
+        else:
             self.player_marks[player] = marks + (mark,)
         verb = "loses" if remove else "gets"
         self.emit("mark", f"{self.player_label(player)} {verb} '{mark}'", player=player, mark=mark, removed=remove)
