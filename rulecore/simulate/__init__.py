@@ -439,6 +439,8 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
         totals = result.get("totals")
         rounds = result.get("rounds")
         uses = result.get("card_uses")
+        if uses is not None:  # every card type in play, those nobody used (or that have no ability) too
+            uses = {**{t: [0] * job.players for t in _card_types(game)}, **uses}
         return GameRecord(
             index=index,
             seed=seed,
@@ -453,6 +455,13 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
     except rulecore.RulecoreError as exc:
         actions = tuple(state.history) if state is not None else ()
         return _Failure(index, seed, f"{type(exc).__name__}: {exc}", type(exc).__name__, actions)
+
+
+def _card_types(game: SimGame) -> tuple[str, ...]:
+    """The card types in play in a rulecore game (after include_if), in the cardset's order; () for others."""
+    if isinstance(game, rulecore.Game):
+        return tuple(dict.fromkeys(game.rules.instance_type))
+    return ()
 
 
 def _play_chunk(game: SimGame, job: _Job, indices: Sequence[int]) -> list[_Outcome]:
