@@ -160,6 +160,23 @@ def test_warnings_do_not_stop_a_load(tiny) -> None:
     assert cs.warnings[0].render().split(": ", 2)[1] == "warning"
 
 
+def test_a_text_that_nearly_is_a_card_name_is_a_warning(tiny) -> None:
+    """Texts compared with card names, or kept in a list, that nearly match a card name warn with the name meant."""
+    body = ('for each c in deck where it.name in ["Gold Cion", "Apple"] { say 1 }\n'
+            'let names = ["Bena"]\nif "Aple" in names { say "Gold" }')
+    cs = tiny.cardset(body)
+    found = [(w.span.line, w.span.column, w.message, w.hint) for w in cs.warnings if w.code == "card-name"]
+    text = tiny.text(body)
+    assert found == [
+        (*tiny.line_of(text, '"Gold Cion"'), "'Gold Cion' is not a card name, but nearly is",
+         "did you mean 'Gold Coin'? a misspelt name never matches c.name"),
+        (*tiny.line_of(text, '"Bena"'), "'Bena' is not a card name, but nearly is",
+         "did you mean 'Bean'? a misspelt name never matches c.name"),
+        (*tiny.line_of(text, '"Aple"'), "'Aple' is not a card name, but nearly is",
+         "did you mean 'Apple'? a misspelt name never matches c.name"),
+    ]
+
+
 # --------------------------------------------------------------------------- the command
 
 

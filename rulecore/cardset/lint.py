@@ -11,7 +11,7 @@ Two parts:
   like mistakes: a phase never reached, statements after ``end game``, a procedure,
   function, ability, zone, counter, variable or option nothing uses, a signal no
   card answers, a card without a scoring ladder among cards that have one, two
-  cards with one display name.
+  cards with one display name, a text compared with card names that nearly is one.
 
 Checking files and folders for ``rulecore validate`` (which also makes games) is in
 ``rulecore.cli.validate``.
@@ -260,6 +260,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_unreachable(cs))
     out.extend(_unused(cs, at))
     out.extend(_ladders(cs))
+    out.extend(_near_card_names(cs))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -395,6 +396,42 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
         spans = [node.span for node in _nodes(cs) if isinstance(node, n.AnswerOption) and node.event == event]
         out.append(warning(spans[0], f"'option answers \"{event}\"' offers nothing: no card answers '{event}'",
                          _did_you_mean(event, answered, f"give a card an ability with 'on: {event}'"), "trigger"))
+    return out
+
+
+def _compared_texts(node: Any) -> Iterator[n.Literal]:
+    """Text literals that a condition compares or looks up (sides of ==/!=, items and lists of 'in'),
+    and the texts of every list, which is where names to compare with are kept."""
+    if isinstance(node, n.ListExpr):
+        sides: tuple[Any, ...] = (node,)
+    elif isinstance(node, n.Compare) and node.op in ("==", "!="):
+        sides = (node.left, node.right)
+    elif isinstance(node, n.Contains):
+        sides = (node.item, node.collection)
+    else:
+        return
+    for side in sides:
+        for item in side.items if isinstance(side, n.ListExpr) else (side,):
+            if isinstance(item, n.Literal) and isinstance(item.value, str):
+                yield item
+
+
+def _near_card_names(cs: "Cardset") -> list[Problem]:
+    """A text compared with something that is not a card name but nearly is one: a misspelt name never matches."""
+    names = {card.name for card in cs.cards.values()}
+    known = names | set(cs.cards) | {t for card in cs.cards.values() for t in card.tags}
+    known |= {str(v) for card in cs.cards.values() for v in card.props.values() if not isinstance(v, tuple)}
+    out = []
+    seen: set[int] = set()
+    for node in _nodes(cs):
+        for literal in _compared_texts(node):
+            if id(literal) in seen or literal.value in known:
+                continue
+            seen.add(id(literal))
+            found = difflib.get_close_matches(literal.value, sorted(names), n=1, cutoff=0.75)
+            if found:
+                out.append(warning(literal.span, f"'{literal.value}' is not a card name, but nearly is",
+                                   f"did you mean '{found[0]}'? a misspelt name never matches c.name", "card-name"))
     return out
 
 
