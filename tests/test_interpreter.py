@@ -15,6 +15,7 @@ from typing import Iterator
 import pytest
 
 import rulecore
+from rulecore.cardset.loader import load_cardset_text
 from rulecore.lang.functions import FUNCTIONS
 
 
@@ -84,6 +85,26 @@ def test_game_variables_start_from_their_declared_values(tiny):
 
 
 # --------------------------------------------------------------------------- counters
+
+
+def test_none_and_null_in_yaml_start_a_variable_as_none(tiny):
+    """'vars: {pack: none}' and 'gone: null' start as the language's none, not as the text "none"."""
+    text = tiny.text('if pack == none and gone == none { say "none" }\nsay count(pack)\nmove pack to table')
+    text = text.replace("  word: hello\n", "  word: hello\n  pack: none\n  gone: null\n")
+    cs = load_cardset_text(text, "inline.yaml")
+    assert cs.vars["pack"] is None and cs.vars["gone"] is None
+    s = rulecore.Game(cs, 2).new_game(1)
+    assert tiny.says(s) == ["none", "0"]
+
+
+def test_text_used_as_a_zone_is_a_rule_error_in_plain_words(tiny):
+    """A text that is no zone, used where cards are read, names the problem and shows no Python error text."""
+    for body in ("for each c in word { say 1 }", "say count(word)", "move word to table", "say top(word)",
+                 "say sum(word, it.power)", 'say in_zones(word)', 'for each c in "none" { say 1 }'):
+        err = rejected(tiny, body)
+        text = str(err)
+        assert "is not a zone" in text, text
+        assert not any(word in text for word in ("KeyError", "TypeError", "Error:", "Traceback")), text
 
 
 def test_add_and_subtract_change_a_players_counter(tiny):

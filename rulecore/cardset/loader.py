@@ -227,6 +227,15 @@ def _what(path: tuple[Any, ...]) -> str:
     return "the cardset"
 
 
+def _start_value(value: Any) -> Any:
+    """A value written in YAML as the language reads it: a list is a collection, null and none are none."""
+    if isinstance(value, list):
+        return tuple(value)
+    if value is None or value == "none":
+        return None
+    return value
+
+
 def _show(value: Any) -> str:
     """A value for a message: its repr, cut short."""
     text = repr(value)
@@ -504,7 +513,7 @@ class _Loader:
             )
             cards[cid] = CardDef(
                 cid, cname, c["count"], tuple(c.get("tags", ())),
-                {k: tuple(v) if isinstance(v, list) else v for k, v in (c.get("props") or {}).items()},
+                {k: _start_value(v) for k, v in (c.get("props") or {}).items()},
                 tuple(c.get("scoring", ())), abilities, include_if, c.get("text", ""),
                 self.src.span(("cards", cid), key=True, card=cname),
             )
@@ -569,7 +578,8 @@ class _Loader:
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
             min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
-            vars={k: tuple(v) if isinstance(v, list) else v for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards, procedures=procedures, functions=functions,
+            vars={k: _start_value(v) for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards,
+            procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
         )

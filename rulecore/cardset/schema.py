@@ -64,7 +64,7 @@ CARD = {
             "propertyNames": NAME,
             "additionalProperties": {
                 "anyOf": [
-                    {"type": ["string", "integer", "boolean"]},
+                    {"type": ["string", "integer", "boolean", "null"]},
                     {"type": "array", "items": {"type": ["string", "integer"]}},
                 ]
             },

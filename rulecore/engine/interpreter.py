@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..lang import nodes as n
-from ..lang.functions import cards_of, describe_value, items_of
+from ..lang.functions import cards_of, describe_value, in_words, items_of
 from ..errors import RuleError
 
 if TYPE_CHECKING:
@@ -97,8 +97,7 @@ def run(state: "State") -> None:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # effect text the checker could not rule out at load time; name where it happened
-            raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
-                            getattr(frame[0], "span", None)) from exc
+            raise RuleError(f"cannot carry this out: {in_words(exc)}", getattr(frame[0], "span", None)) from exc
     if not stack and not state.terminal:
         state.finish()
 
@@ -276,7 +275,7 @@ def h_block(state: "State", frame: Frame) -> None:
             try:
                 run_simple(state, stmt, env)
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}", stmt.span) from exc
+                raise RuleError(f"cannot carry this out: {in_words(exc)}", stmt.span) from exc
             continue
         if pc < end:
             stack[-1] = (node, pc, None, env)
