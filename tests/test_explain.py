@@ -91,6 +91,8 @@ def test_rendering_is_readable() -> None:
     "take turns from 0 counterclockwise skipping it == 1 until round > 2 { say 1 }",
     'choose by you "Go" always { option "A" when true { say 1 } option each c in deck label c.name { say c } }',
     'signal "hit" for you with x, y else { say 1 }',
+    'let x = choose card from deck by you "Pass " + (1 + 2) + item(["a"], 0) + ("b" + x)',
+    'choose by you "Round " + round + "?" always { option "A" { say 1 } }',
 ])
 def test_render_round_trips_tricky_text(text: str) -> None:
     symbols = symbols_of("witching-hour")

@@ -107,6 +107,21 @@ def test_text_used_as_a_zone_is_a_rule_error_in_plain_words(tiny):
         assert not any(word in text for word in ("KeyError", "TypeError", "Error:", "Traceback")), text
 
 
+def test_a_prompt_may_be_text_joined_with_more(tiny):
+    """A choice's or a menu's prompt "text" + EXPR is worked out when the question is asked."""
+    s = tiny.run('move top(deck, 4) to hand of 0\nlet dir = 1\n'
+                 'let x = choose card from hand of 0 by 0 "Pass three cards " + item(["left", "right"], dir)')
+    assert s.decision.prompt == "Pass three cards right"
+    s = tiny.run('choose by 0 "Round " + round + ": go on?" always { option "Yes" { say 1 } }')
+    assert s.decision.prompt == "Round 0: go on?"
+
+
+def test_a_prompt_must_start_with_a_quoted_text(tiny):
+    """A prompt that is not a quoted text is a syntax error at load."""
+    with pytest.raises(rulecore.CardsetError, match="unexpected"):
+        tiny.game('let msg = "x"\nlet c = choose card from deck by 0 msg')
+
+
 def test_add_and_subtract_change_a_players_counter(tiny):
     """'add N to c of p' and 'subtract N from c of p' change only that player's counter."""
     s = tiny.run("add 5 to score of 1\nsubtract 2 from score of 1\nadd 1 to score of 0")

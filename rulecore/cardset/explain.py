@@ -143,6 +143,13 @@ def _by(who: Any) -> str:
     return f" by {_at(who, _POSTFIX)}" if who is not None else ""
 
 
+def _prompt(prompt: Any) -> str:
+    """' "text"', ' "text" + more' or nothing: a prompt as written after a choice."""
+    if prompt is None:
+        return ""
+    return f" {quote(prompt)}" if isinstance(prompt, str) else f" {render_expr(prompt)}"
+
+
 def _counter_target(target: n.CounterRef) -> str:
     return render_expr(target)
 
@@ -160,7 +167,7 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
             qty = f" exactly {render_expr(s.count)}"
         elif s.mode == "upto" and s.count is not None:
             qty = f" up to {render_expr(s.count)}"
-        prompt = f" {quote(s.prompt)}" if s.prompt is not None else ""
+        prompt = _prompt(s.prompt)
         return [f"{pad}let {s.var} = choose{qty} {s.kind} from {render_expr(s.source)}{_by(s.chooser)}{prompt}"]
     if isinstance(s, n.Let):
         return [f"{pad}let {s.name} = {render_expr(s.value)}"]
@@ -221,7 +228,7 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
     if isinstance(s, n.UseAbility):
         return [f"{pad}use {quote(s.ability)} of {render_expr(s.card)}{_by(s.user)}"]
     if isinstance(s, n.Menu):
-        head = "choose" + _by(s.chooser) + (f" {quote(s.prompt)}" if s.prompt is not None else "")
+        head = "choose" + _by(s.chooser) + _prompt(s.prompt)
         head += " always" if s.always else ""
         out = [f"{pad}{head} {{"]
         for item in s.items:

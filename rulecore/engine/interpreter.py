@@ -478,6 +478,15 @@ def _chooser(state: "State", node: Any, env: dict) -> int:
     return who
 
 
+def _prompt(state: "State", node: Any, env: dict) -> str | None:
+    """The prompt of a choice: its literal text, or the text it joins with '+' worked out now."""
+    prompt = node.prompt
+    if prompt is None or type(prompt) is str:
+        return prompt
+    value = ev(state, prompt, env)
+    return value if type(value) is str else state.rules.text(value, None)
+
+
 def h_choose(state: "State", frame: Frame) -> None:
     node, pc, data, env = frame
     rules = state.rules
@@ -525,7 +534,7 @@ def h_choose(state: "State", frame: Frame) -> None:
         _pick(state, frame, node, data, options[0][1])
         return
     chooser = _chooser(state, node, env)
-    prompt = node.prompt or f"Choose {node.kind}"
+    prompt = _prompt(state, node, env) or f"Choose {node.kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
@@ -598,7 +607,7 @@ def h_menu(state: "State", frame: Frame) -> None:
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
+    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

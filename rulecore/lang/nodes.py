@@ -350,7 +350,7 @@ class Choose(Stmt):
     count: Optional[Expr]
     source: Expr
     chooser: Optional[Expr]
-    prompt: Optional[str]
+    prompt: Union[str, Expr, None]  # a literal text, or a text joined with '+' to more (worked out when asked)
     span: Span = _span()
 
 
@@ -395,7 +395,7 @@ class Menu(Stmt):
     """
 
     chooser: Optional[Expr]
-    prompt: Optional[str]
+    prompt: Union[str, Expr, None]  # as in Choose
     items: tuple[MenuItem, ...]
     always: bool = False
     span: Span = _span()

@@ -324,8 +324,14 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def by(self, meta: Any, who: n.Expr) -> n.Expr:
         return who
 
-    def prompt(self, meta: Any, text: Token) -> str:
-        return _unquote(str(text))
+    def prompt(self, meta: Any, text: Token, *parts: n.Expr) -> str | n.Expr:
+        """A literal prompt stays a str; one joined with '+' is the expression (a text, then each part)."""
+        if not parts:
+            return _unquote(str(text))
+        value: n.Expr = n.Literal(_unquote(str(text)), self._tok_span(text))
+        for part in parts:
+            value = n.BinOp("+", value, part, self._span(meta))
+        return value
 
     def menu_stmt(self, meta: Any, by: Any, prompt: Any, always: Any, *items: Any) -> n.Menu:
         return n.Menu(by, prompt, tuple(items), always is not None, self._span(meta))
