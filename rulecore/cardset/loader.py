@@ -308,6 +308,8 @@ class _Loader:
             allowed = sorted(err.schema.get("properties", {}))
             extra = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
             for key in extra:
+                if self._cut_at_comma(path, key, err.instance):
+                    continue
                 guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 hint = f"did you mean '{guess[0]}'?" if guess else f"allowed keys: {', '.join(allowed)}"
                 self.problem(path + (key,), f"unknown key '{key}' in {where}", hint, "unknown-key", key=True)
@@ -374,6 +376,20 @@ class _Loader:
             self.problem(path, f"'{path[-1]}' lists the same value twice", "each value may appear once", "duplicate")
             return
         self.problem(path, f"{where}: {err.message}", None, "schema")
+
+    def _cut_at_comma(self, path: tuple[Any, ...], key: Any, mapping: Any) -> bool:
+        """An unknown key without a value right after ', ' inside {...}: the rest of a text cut at a comma
+        ('{description: cards, face down}').  Reported as that; True if so."""
+        if mapping.get(key) is not None:
+            return False
+        span = self.src.span(path + (key,), key=True)
+        before = (span.source_line or "")[: max(span.column - 1, 0)]
+        if "{" not in before or not before.rstrip().endswith(","):
+            return False
+        self.problem(path + (key,), f"'{key}' is read as a key of {_what(path)}: a ',' inside {{...}} ends the "
+                     "text before it", "put the text that holds the comma in quotes: description: \"..., ...\"",
+                     "unknown-key", key=True)
+        return True
 
     # ---- stage 2: effects
     def symbols(self) -> Symbols:

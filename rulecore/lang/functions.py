@@ -219,7 +219,11 @@ def _types(ctx: Any, cards: Any) -> tuple[str, ...]:
 
 
 def _owner(ctx: Any, zone: Any) -> Any:
-    return ctx.rules.zone_owner.get(zone) if type(zone) is str else None
+    if zone is None:
+        return None
+    if type(zone) is not str or zone not in ctx.rules.zone_owner:
+        raise Unfit(f"owner() needs a zone, got {describe_value(zone)}; for a card, owner(zone_of(c))")
+    return ctx.rules.zone_owner[zone]
 
 
 def _cards(ctx: Any, value: Any) -> tuple[int, ...]:
