@@ -227,6 +227,27 @@ def test_a_comma_in_a_flow_mapping_text_is_named_as_the_cause(tiny) -> None:
                               "before it", 'put the text that holds the comma in quotes: description: "..., ..."')]
 
 
+def test_a_heuristic_that_is_no_number_is_a_load_error(tiny) -> None:
+    """The heuristic is checked at load like effect text: a zone where a number is wanted is an error."""
+    text = tiny.text("say 1") + "heuristic: hand of you\n"
+    assert _errors(text) == [("the heuristic must give a number, got a zone: hand of you",
+                              "e.g. points of you - max_of(opponents, points of it); count(ZONE) for a zone")]
+
+
+def test_validate_works_out_the_heuristic_in_a_smoke_game(tiny, tmp_path: Path) -> None:
+    """validate plays a short random game and works out the heuristic for every seat, as search bots do."""
+    path = tmp_path / "h.yaml"
+    text = tiny.text("move top(deck, 5) to hand of 0\nlet c = choose card from hand of 0 by 0\nmove c to table")
+    path.write_text(text + "heuristic: max_of(hand of you, it.power) + 1\n", encoding="utf-8")
+    found = [p for p in validate_file(path).problems if p.code == "heuristic"]
+    assert [p.message for p in found] == [
+        f"the heuristic cannot be worked out for seat 1 in a {n}-player game after 0 random decisions: "
+        "'+' needs numbers, got nothing (none) and a number (1)" for n in (2, 4)]
+    assert found[0].span.line == text.count("\n") + 1
+    assert validate_file(path, games=False).problems == validate_file(path, games=False).problems
+    assert not [p for p in validate_file(path, games=False).problems if p.code == "heuristic"]
+
+
 # --------------------------------------------------------------------------- the command
 
 

@@ -128,6 +128,10 @@ class _References:
                 signals.add(node.event)
             self.kinds(node)
         self.triggers(signals)
+        if self.cs.heuristic is not None:
+            self.expect(self.cs.heuristic, {"zone", "players", "player", "list", "text", "nothing"},
+                        "the heuristic must give a number, got {got}: {text}",
+                        "e.g. points of you - max_of(opponents, points of it); count(ZONE) for a zone")
         return self.problems
 
     def triggers(self, signals: set[str]) -> None:

@@ -16,6 +16,7 @@ import attrs
 
 from . import interpreter as interp
 from ..lang import nodes as n
+from ..lang.functions import describe_value
 from .interpreter import Ctx, Decision, Option
 from .rng import Rng
 from .rules import Rules
@@ -138,6 +139,8 @@ class State:
         if expr is None:
             return 0.0
         value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
+        if type(value) not in (int, bool):
+            raise RuleError(f"the heuristic must give a number, got {describe_value(value)}", expr.span)
         return float(value)
 
     # ------------------------------------------------------------------ information

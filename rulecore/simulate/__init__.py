@@ -459,9 +459,8 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
 
 def _card_types(game: SimGame) -> tuple[str, ...]:
     """The card types in play in a rulecore game (after include_if), in the cardset's order; () for others."""
-    if isinstance(game, rulecore.Game):
-        return tuple(dict.fromkeys(game.rules.instance_type))
-    return ()
+    types = getattr(getattr(game, "rules", None), "instance_type", None)  # a rulecore Game's, or a stand-in's
+    return tuple(dict.fromkeys(types)) if isinstance(types, tuple) else ()
 
 
 def _play_chunk(game: SimGame, job: _Job, indices: Sequence[int]) -> list[_Outcome]:
