@@ -93,6 +93,7 @@ def test_rendering_is_readable() -> None:
     'signal "hit" for you with x, y else { say 1 }',
     'let x = choose card from deck by you "Pass " + (1 + 2) + item(["a"], 0) + ("b" + x)',
     'choose by you "Round " + round + "?" always { option "A" { say 1 } }',
+    "sort hand of you by [it.name, -it.rank] say sorted(deck where it.rank > 1, it.rank)",
 ])
 def test_render_round_trips_tricky_text(text: str) -> None:
     symbols = symbols_of("witching-hour")

@@ -122,6 +122,37 @@ def test_a_prompt_must_start_with_a_quoted_text(tiny):
         tiny.game('let msg = "x"\nlet c = choose card from deck by 0 msg')
 
 
+def test_sort_orders_a_zone_by_a_value_of_each_card(tiny):
+    """'sort ZONE by EXPR' orders the cards, lowest first, ties in their order; a list sorts by several values."""
+    s = tiny.run("move deck to hand of 0\nsort hand of 0 by 0 - it.power\nsay cards(hand of 0)\n"
+                 "sort hand of 0 by [it.sweet == true, it.power]\nsay cards(hand of 0)")
+    assert tiny.says(s) == ["1 Gold Coin + 2 Bean + 3 Apple", "2 Bean + 1 Gold Coin + 3 Apple"]
+    assert s.zones["hand/0"] == [3, 4, 5, 0, 1, 2]  # the beans keep their order, then the coin, then the apples
+    assert [e["text"] for e in s.events(1) if e["type"] == "sort"] == ["Player 0's hand is sorted"] * 2
+    assert s.view(1)["zones"]["hand/0"] == {"count": 6}  # sorting shows nothing of a hidden hand
+
+
+def test_sorted_gives_a_collection_in_order(tiny):
+    """sorted(COLLECTION, value of it) gives the items in order, none last, and leaves the zone as it was."""
+    s = tiny.run("say sorted(deck, it.power)\nsay sorted([3, 1, 2], it)\nsay sorted(deck, it.sweet)\n"
+                 "say cards(deck)")
+    assert tiny.says(s) == ["3 Apple + 2 Bean + 1 Gold Coin", "1, 2, 3", "3 Apple + 2 Bean + 1 Gold Coin",
+                            "3 Apple + 2 Bean + 1 Gold Coin"]
+
+
+def test_sort_by_values_of_different_kinds_is_a_rule_error(tiny):
+    """Values that have no order between them (numbers and texts) are a RuleError naming the problem."""
+    err = rejected(tiny, 'sort deck by if_else(it.power > 4, "high", 1)', "cannot put a number and a zone or text")
+    assert "TypeError" not in str(err)
+    rejected(tiny, "say sorted(deck, if_else(it.power > 4, true, [1]))", "cannot put")
+
+
+def test_sort_needs_a_zone_and_knows_it_only_in_its_key(tiny):
+    """'sort 3 by ...' and 'it' outside the key are load errors."""
+    rejected(tiny, "sort 3 by it.power", "'sort' needs a zone here")
+    rejected(tiny, "sort deck by it.power\nsay it", "'it' is only known")
+
+
 def test_add_and_subtract_change_a_players_counter(tiny):
     """'add N to c of p' and 'subtract N from c of p' change only that player's counter."""
     s = tiny.run("add 5 to score of 1\nsubtract 2 from score of 1\nadd 1 to score of 0")
@@ -1614,7 +1645,7 @@ COVERED_FUNCTIONS = {
     "cards", "player_name", "option", "count", "top", "bottom", "random", "sets", "with_one", "ladder_score",
     "usable", "label", "types", "owner", "min", "max", "abs", "sum", "min_of", "max_of", "lowest", "highest",
     "any", "every", "first", "last", "prop", "shared_props", "chain", "in_zones", "zone_of", "player_marks",
-    "if_else", "clockwise_from", "split", "item",
+    "if_else", "clockwise_from", "split", "item", "sorted",
 }
 
 

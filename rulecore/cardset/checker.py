@@ -140,6 +140,11 @@ class Checker:
                 else:
                     self.expr(child, ctx, 0)
             return
+        if isinstance(node, n.Sort):
+            self.expect_zone(node.zone, "sort")
+            self.expr(node.zone, ctx, 0)
+            self.expr(node.key, ctx, 1)
+            return
         if isinstance(node, n.Turns):
             self.expr(node.first, ctx, 0)
             if node.skip is not None:

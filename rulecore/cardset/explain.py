@@ -188,6 +188,8 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         return [f"{pad}turn {render_expr(s.cards)} face {s.face}"]
     if isinstance(s, n.Shuffle):
         return [f"{pad}shuffle {render_expr(s.zone)}"]
+    if isinstance(s, n.Sort):
+        return [f"{pad}sort {render_expr(s.zone)} by {render_expr(s.key)}"]
     if isinstance(s, n.Reveal):
         return [f"{pad}reveal {render_expr(s.zone)}"]
     if isinstance(s, n.Hide):
@@ -496,7 +498,9 @@ def explain_game(cs: "Cardset") -> str:
             extra = ", recorded each round" if c.per_round else ""
             out.append(f"  {c.name:<16} {whose}, starts at {c.initial}{bounds}{extra}")
     if cs.vars:
-        out.append("vars: " + ", ".join(f"{k} = {render_expr(n.Literal(v))}" for k, v in cs.vars.items()))
+        out.append("vars: " + ", ".join(f"{k} = {render_expr(n.Literal(v))}"
+                                        + (" (seen by nobody)" if k in cs.hidden_vars else "")
+                                        for k, v in cs.vars.items()))
     if cs.options:
         out.append("options:")
         for o in cs.options.values():

@@ -121,6 +121,7 @@ class Cardset:
     round_scores: Optional[str]
     heuristic: Optional[n.Expr]
     description: str = ""
+    hidden_vars: frozenset[str] = frozenset()  # game variables no view shows ('visibility: nobody')
     warnings: tuple[Problem, ...] = ()  # things that load but look like mistakes (``rulecore validate`` shows them)
 
     def __repr__(self) -> str:
@@ -594,10 +595,13 @@ class _Loader:
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
             min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
-            vars={k: _start_value(v) for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards,
+            vars={k: _start_value(v.get("value") if isinstance(v, dict) else v)
+                  for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards,
             procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
+            hidden_vars=frozenset(k for k, v in (d.get("vars") or {}).items()
+                                  if isinstance(v, dict) and v.get("visibility") == "nobody"),
         )
         if not self.skip_effects and not self.meaning_unsure:
             try:

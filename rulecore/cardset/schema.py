@@ -22,6 +22,14 @@ INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "
 REMOVABLE = ("cards", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
 VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
 
+VAR_VALUE = {
+    "description": "A starting value: text, a whole number, true/false, none (or null), or a list.",
+    "anyOf": [
+        {"type": ["string", "integer", "boolean", "null"]},
+        {"type": "array", "items": {"type": ["string", "integer"]}},
+    ],
+}
+
 ABILITY = {
     "description": "An ability: effect text, or a mapping with a 'when' condition and the effect under 'do'.",
     "anyOf": [
@@ -213,8 +221,21 @@ SCHEMA: dict[str, Any] = {
             "propertyNames": NAME,
             "additionalProperties": {
                 "anyOf": [
-                    {"type": ["string", "integer", "boolean", "null"]},
-                    {"type": "array", "items": {"type": ["string", "integer"]}},
+                    VAR_VALUE["anyOf"][0],
+                    VAR_VALUE["anyOf"][1],
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "description": "A variable with more to say: its starting value and who sees it.",
+                        "properties": {
+                            "value": VAR_VALUE,
+                            "visibility": {
+                                "enum": ["everyone", "nobody"],
+                                "description": "everyone (the default): in every view; nobody: in no view.",
+                            },
+                            "description": {"type": "string"},
+                        },
+                    },
                 ]
             },
         },

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..lang import nodes as n
-from ..lang.functions import cards_of, describe_value, in_words, items_of
+from ..lang.functions import Unfit, cards_of, describe_value, in_words, items_of, ordered
 from ..errors import RuleError
 
 if TYPE_CHECKING:
@@ -157,6 +157,27 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 
+def s_sort(state: "State", node: n.Sort, env: dict) -> None:
+    zone = _zone(state, node, node.zone, env, "sort")
+    cards = state.zones[zone]
+    key = state.rules.compiler.cache[id(node.key)]
+    ctx = _ctx(state, env)
+    had, old = "$it" in env, env.get("$it")
+    pairs = []
+    for card in cards:
+        env["$it"] = card
+        pairs.append((card, key(ctx)))
+    if had:
+        env["$it"] = old
+    else:
+        env.pop("$it", None)
+    try:
+        cards[:] = ordered(pairs)
+    except Unfit as exc:
+        raise RuleError(f"'sort' {exc}", node.span) from None
+    state.emit("sort", f"{state.zone_label(zone)} is sorted", zone=zone)
+
+
 def s_fail(state: "State", node: n.Fail, env: dict) -> None:
     raise RuleError(str(ev(state, node.message, env)), node.span)
 
@@ -240,6 +261,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.CounterOp: s_counter,
     n.Move: s_move,
     n.Shuffle: s_shuffle,
+    n.Sort: s_sort,
     n.Rotate: s_rotate,
     n.Flip: s_flip,
     n.Fail: s_fail,

@@ -190,7 +190,7 @@ class State:
             "current_player": self.current_player,
             "zones": zones,
             "counters": counters,
-            "vars": dict(self.vars),
+            "vars": {k: v for k, v in self.vars.items() if k not in rules.cardset.hidden_vars},
             "player_marks": [list(m) for m in self.player_marks],
             "decision": decision,
             "terminal": self.terminal,

@@ -195,6 +195,21 @@ def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., A
     return impl
 
 
+def order_key(value: Any) -> tuple[int, Any]:
+    """How 'sort' and sorted() order values: numbers (or texts) in their order, none after them all."""
+    return (1, 0) if value is None else (0, value)
+
+
+def ordered(pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """The items in order of their values (a stable sort); an Unfit when the values cannot be compared."""
+    try:
+        return [item for item, _ in sorted(pairs, key=lambda pair: order_key(pair[1]))]
+    except TypeError:
+        kinds = sorted({describe_value(v).split(" (")[0] for _, v in pairs})
+        raise Unfit(f"cannot put {' and '.join(kinds)} in one order: sort by numbers, or by texts, "
+                    "or by a list of them ([it.suit, it.rank])") from None
+
+
 def _lowest(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
     if not pairs:
         return ()
@@ -488,6 +503,14 @@ FUNCTIONS: dict[str, Sig] = {
         "highest(collection, value of it)",
         "The items whose value is the highest (all of them on a tie).",
         _per_item(_highest),
+        per_item=True,
+    ),
+    "sorted": Sig(
+        2,
+        2,
+        "sorted(collection, value of it)",
+        "The items in order of the value, lowest first (ties keep their order; none comes last).",
+        _per_item(lambda pairs: tuple(ordered(pairs))),
         per_item=True,
     ),
     "any": Sig(

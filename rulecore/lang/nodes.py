@@ -239,6 +239,15 @@ class Shuffle(Stmt):
 
 
 @attrs.frozen
+class Sort(Stmt):
+    """``sort ZONE by KEY``: the zone's cards in order of KEY (worked out with ``it`` = each card), lowest on top."""
+
+    zone: Expr
+    key: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
 class Rotate(Stmt):
     """``rotate NAME [counterclockwise]``: each player's zone NAME passes to the next player at once."""
 
@@ -479,7 +488,7 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
+SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Sort, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""
 
 

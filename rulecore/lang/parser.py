@@ -39,7 +39,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers mark unmark simultaneously fail as or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously fail sort as or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -238,6 +238,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
         return n.Shuffle(zone, self._span(meta))
+
+    def sort_stmt(self, meta: Any, zone: n.Expr, key: n.Expr) -> n.Sort:
+        return n.Sort(zone, key, self._span(meta))
 
     def reveal_stmt(self, meta: Any, zone: n.Expr) -> n.Reveal:
         return n.Reveal(zone, self._span(meta))
