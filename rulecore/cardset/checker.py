@@ -300,14 +300,32 @@ class Checker:
             self.expr(child, ctx, it)
 
 
+def card_path(card: Any) -> tuple[str, str]:
+    """Where a card type is written in the data: under 'cards:', or as its family under 'families:'."""
+    return ("families", card.family) if card.family is not None else ("cards", card.id)
+
+
+def one_per_family(cs: "Cardset") -> list[Any]:
+    """Every card type, but only the first of each family (the others share its text and trees)."""
+    seen: set[str] = set()
+    out = []
+    for card in cs.cards.values():
+        if card.family is None or card.family not in seen:
+            out.append(card)
+            if card.family is not None:
+                seen.add(card.family)
+    return out
+
+
 def check_cardset(cs: "Cardset") -> list[Problem]:
     """Every meaning problem in the cardset's effect trees."""
     ch = Checker(cs)
-    for card in cs.cards.values():
-        ch.check_expr(card.include_if, False, f"card '{card.name}'")
+    for card in one_per_family(cs):  # the cards of a family share their trees: check them once
+        who = card.name if card.family is None else f"family {card.family}"
+        ch.check_expr(card.include_if, False, f"card '{card.name}'" if card.family is None else who)
         for ability in card.abilities.values():
-            ch.check_body(ability.body, ability.params, True, f"{card.name}'s '{ability.name}'")
-            ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition", extra=ability.params)
+            ch.check_body(ability.body, ability.params, True, f"{who}'s '{ability.name}'")
+            ch.check_expr(ability.when, True, f"{who}'s '{ability.name}' condition", extra=ability.params)
     for proc in cs.procedures.values():
         ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
     ch.check_body(cs.program, (), False, "the flow")
@@ -316,7 +334,7 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    for card in cs.cards.values():
+    for card in one_per_family(cs):
         for ability in card.abilities.values():
             if ability.on is not None and ability.on not in ch.signals:
                 guess = ch.guess(ability.on, ch.signals)

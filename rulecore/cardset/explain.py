@@ -20,7 +20,8 @@ from ..lang.nodes import walk
 if TYPE_CHECKING:
     from .loader import Ability, CardDef, Cardset
 
-__all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_game", "find_entry"]
+__all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_family", "explain_game",
+           "find_entry"]
 
 INDENT = "  "
 
@@ -360,6 +361,8 @@ def find_entry(cs: "Cardset", name: str) -> tuple[str, str] | None:
     for cid, card in cs.cards.items():
         if card.name.lower() == lowered or cid.replace("_", " ") == lowered:
             return "card", cid
+    if any(card.family == name for card in cs.cards.values()):
+        return "family", name
     if name in cs.procedures:
         return "procedure", name
     if name in cs.functions:
@@ -371,6 +374,7 @@ def find_entry(cs: "Cardset", name: str) -> tuple[str, str] | None:
 
 def suggest(cs: "Cardset", name: str) -> str | None:
     pool = list(cs.cards) + [c.name for c in cs.cards.values()] + list(cs.procedures) + list(cs.functions)
+    pool += sorted({c.family for c in cs.cards.values() if c.family})
     pool += list(_phases(cs))
     found = difflib.get_close_matches(name, pool, n=1, cutoff=0.5)
     return found[0] if found else None
@@ -423,10 +427,28 @@ def _ability_lines(card: "CardDef", ability: "Ability", file: str) -> list[str]:
     return out
 
 
+def explain_family(cs: "Cardset", fam: str) -> str:
+    """A family: its card types (id, name, the properties that vary), then its first card in full."""
+    members = [c for c in cs.cards.values() if c.family == fam]
+    first = members[0]
+    varying = [k for k in first.props if any(c.props.get(k) != first.props.get(k) for c in members)]
+    out = [f"family '{fam}' of {cs.name}: {len(members)} card types, x{first.count} each  {first.span}"]
+    if varying:
+        out.append(f"  varies in: {', '.join(varying)}")
+    width = max(len(c.id) for c in members)
+    for c in members:
+        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {c.props.get(k)}" for k in varying))
+    out.append("")
+    out.append(explain_card(cs, first.id))
+    return "\n".join(out)
+
+
 def explain_card(cs: "Cardset", cid: str) -> str:
     card = cs.cards[cid]
     file = card.span.file
     out = [f"{card.name} (card '{cid}' of {cs.name})  {card.span}"]
+    if card.family:
+        out.append(f"  of the family '{card.family}' (every card of it has the abilities below)")
     out.append(f"  count: {card.count}")
     if card.tags:
         out.append(f"  tags: {', '.join(card.tags)}")
@@ -452,6 +474,8 @@ def explain_entry(cs: "Cardset", kind: str, name: str) -> str:
     """explain_card, or the same for a procedure, function or phase."""
     if kind == "card":
         return explain_card(cs, name)
+    if kind == "family":
+        return explain_family(cs, name)
     file = cs.file
     if kind == "procedure":
         proc = cs.procedures[name]
@@ -540,6 +564,8 @@ def explain_game(cs: "Cardset") -> str:
     width = max(len(cid) for cid in cs.cards)
     for cid, card in cs.cards.items():
         bits = [f"x{card.count}"]
+        if card.family:
+            bits.append(f"family {card.family}")
         if card.name != cid.replace("_", " ").title():
             bits.append(card.name)
         if card.tags:

@@ -26,7 +26,7 @@ from ..errors import Problem, Span
 from ..lang import nodes as n
 from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import walk
-from .checker import CARD_ATTRS
+from .checker import CARD_ATTRS, card_path, one_per_family
 from .explain import render_expr
 
 if TYPE_CHECKING:
@@ -39,11 +39,12 @@ SpanOf = Callable[..., Span]
 
 def _trees(cs: "Cardset") -> Iterator[tuple[Any, str]]:
     """Every effect tree of the cardset, with a word for where it is."""
-    for card in cs.cards.values():
+    for card in one_per_family(cs):  # the cards of a family share their trees
+        who = card.name if card.family is None else f"family {card.family}"
         if card.include_if is not None:
-            yield card.include_if, f"card '{card.name}'"
+            yield card.include_if, f"card '{card.name}'" if card.family is None else who
         for ability in card.abilities.values():
-            where = f"{card.name}'s '{ability.name}'"
+            where = f"{who}'s '{ability.name}'"
             yield ability.body, where
             if ability.when is not None:
                 yield ability.when, where
@@ -136,13 +137,13 @@ class _References:
 
     def triggers(self, signals: set[str]) -> None:
         """A card ability answering ('on:') an event that no effect signals."""
-        for cid, card in self.cs.cards.items():
+        for card in one_per_family(self.cs):
             for ability in card.abilities.values():
                 if ability.on is None or ability.on in signals:
                     continue
                 span = card.span
                 if self.span_of is not None:
-                    span = self.span_of(("cards", cid, "abilities", ability.name, "on"))
+                    span = self.span_of(card_path(card) + ("abilities", ability.name, "on"))
                 hint = _did_you_mean(ability.on, signals, f"no effect says 'signal \"{ability.on}\" for ...'")
                 self.problem(span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
                              hint, "trigger")
@@ -365,11 +366,12 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
             out.append(warning(at(("functions", name)), f"function '{name}' is never used",
                              f"no effect text calls {name}(...)", "unused"))
     if not every_ability:
-        for cid, card in cs.cards.items():
+        for card in one_per_family(cs):
             for aname in card.abilities:
                 if aname not in abilities:
-                    out.append(warning(at(("cards", cid, "abilities", aname), card.span),
-                                     f"ability '{aname}' of card '{cid}' is never used",
+                    whose = f"card '{card.id}'" if card.family is None else f"family '{card.family}'"
+                    out.append(warning(at(card_path(card) + ("abilities", aname), card.span),
+                                     f"ability '{aname}' of {whose} is never used",
                                      _did_you_mean(aname, abilities - {""},
                                                    f"nothing says 'use \"{aname}\" of ...' or usable(c, \"{aname}\"), "
                                                    "and it has no 'on:'"), "unused"))
@@ -444,7 +446,7 @@ def _ladders(cs: "Cardset") -> list[Problem]:
     if not with_ladder:
         return []
     out = []
-    for card in cs.cards.values():
+    for card in one_per_family(cs):
         if not card.scoring:
             out.append(warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
                              "have one: ladder_score() counts it as 0 points",
