@@ -125,7 +125,8 @@ class Cardset:
     round_scores: Optional[str]
     heuristic: Optional[n.Expr]
     description: str = ""
-    hidden_vars: frozenset[str] = frozenset()  # game variables no view shows ('visibility: nobody')
+    hidden_vars: frozenset[str] = frozenset()
+    round_label: str = "round"  # what a round is called in events and tables (flow.rounds.label)  # game variables no view shows ('visibility: nobody')
     warnings: tuple[Problem, ...] = ()  # things that load but look like mistakes (``rulecore validate`` shows them)
 
     def __repr__(self) -> str:
@@ -592,6 +593,7 @@ class _Loader:
             procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
+            round_label=str((d["flow"].get("rounds") or {}).get("label") or "round").strip() or "round",
             hidden_vars=frozenset(k for k, v in (d.get("vars") or {}).items()
                                   if isinstance(v, dict) and v.get("visibility") == "nobody"),
         )

@@ -303,7 +303,15 @@ SCHEMA: dict[str, Any] = {
                     "type": "object",
                     "additionalProperties": False,
                     "required": ["until", "phases"],
-                    "properties": {"until": EXPR, "phases": {"type": "array", "items": PHASE, "minItems": 1}},
+                    "properties": {
+                        "until": EXPR,
+                        "phases": {"type": "array", "items": PHASE, "minItems": 1},
+                        "label": {
+                            "type": "string",
+                            "description": "What a round is called, e.g. hand: 'Hand 3 begins' in the event log, "
+                            "'Mean hands' in simulate's table (default: round).",
+                        },
+                    },
                 },
                 "phases": {"type": "array", "items": PHASE, "minItems": 1},
             },

@@ -425,7 +425,8 @@ def h_rounds(state: "State", frame: Frame) -> None:
             state.stack.pop()
             return
     state.round += 1
-    state.emit("round", f"Round {state.round} begins", round=state.round)
+    label = state.rules.cardset.round_label
+    state.emit("round", f"{label[:1].upper()}{label[1:]} {state.round} begins", round=state.round)
     state.stack[-1] = (node, 1, None, env)
     state.stack.append((node.body, 0, None, env))
 

@@ -230,6 +230,8 @@ class SimulationResult:
     max_decisions: int = DEFAULT_MAX_DECISIONS
     wall_time: float = field(default=0.0, compare=False)
     options_in_force: Mapping[str, Any] = field(default_factory=dict)
+    #: what the game calls a round ('hand', 'deal'; flow.rounds.label), for tables
+    round_label: str = "round"
 
     @property
     def games(self) -> int:
@@ -326,6 +328,7 @@ class SimulationResult:
             "max_decisions": self.max_decisions,
             "mean_totals": None if mean_totals is None else list(mean_totals),
             "mean_rounds": self.mean_rounds,
+            "round_label": self.round_label,
             "mean_decisions": self.mean_decisions,
             "cooperative": self.cooperative,
             "team_win_rate": self.team_win_rate,
@@ -730,4 +733,5 @@ def simulate(
         max_decisions=max_decisions,
         wall_time=wall,
         options_in_force=in_force,
+        round_label=str(getattr(game_cardset, "round_label", None) or "round"),
     )
