@@ -269,8 +269,8 @@ def _summary_table(result: SimulationResult) -> Table:
 def _cards_table(result: SimulationResult, limit: int) -> Table | None:
     """The most used cards (``limit`` of them); None if hidden or no game reports card uses."""
     stats = result.card_stats
-    if limit <= 0 or not stats:
-        return None
+    if limit <= 0 or not stats or not any(card.uses_per_game for card in stats):
+        return None  # (a game whose cards have no abilities: every row would be 0)
     shown = stats[:limit]
     which = f"top {len(shown)} of {len(stats)}" if len(shown) < len(stats) else f"all {len(stats)}"
     table = Table(
