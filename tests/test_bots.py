@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import random
+from pathlib import Path
 
 import pytest
 
 import fakegame
 import rulecore
+from rulecore import bots
 from rulecore.bots import BOT_NAMES, Bot, GreedyBot, RandomBot, SearchBot, make_bot
 
 
@@ -167,3 +170,16 @@ def test_real_game_search_bot_is_legal_and_seeded() -> None:
     assert first == again
     assert first in state.legal_actions()
     assert list(state.history) == history
+
+
+def test_api_docs_list_every_bot_with_its_signature():
+    """docs/api.md's bot section names every bot, with the constructor signature the code has."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text[text.index("## Bots (`rulecore.bots`)"):text.index("## Save and load")]
+    for cls in (bots.RandomBot, bots.GreedyBot, bots.SearchBot):
+        params = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default}"
+                           for p in inspect.signature(cls).parameters.values())
+        assert f"`{cls.__name__}({params})`" in section, cls.__name__
+    for name in bots.BOT_NAMES:
+        assert f'`"{name}"`' in section, name
+    assert "make_bot(name, seed)" in section and "playouts" in section and "depth" in section

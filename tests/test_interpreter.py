@@ -153,6 +153,24 @@ def test_sort_needs_a_zone_and_knows_it_only_in_its_key(tiny):
     rejected(tiny, "sort deck by it.power\nsay it", "'it' is only known")
 
 
+def test_a_multi_pick_choice_asks_one_card_at_a_time_and_leaves_them_in_the_zone(tiny):
+    """'choose 2 cards' asks twice; the picked cards stay where they are until the choice ends and the text moves them."""
+    s = tiny.run('move top(deck, 4) to hand of 0\nlet xs = choose 2 cards from hand of 0 by 0 "Pass two"\n'
+                 "say count(hand of 0)\nmove xs to table")
+    assert (s.decision.prompt, s.legal_actions()) == ("Pass two (1 of 2)", ["Apple", "Bean"])
+    s.apply("Apple")
+    assert s.decision.prompt == "Pass two (2 of 2)" and s.view(0)["zones"]["hand/0"]["count"] == 4
+    s.apply("Bean")
+    assert tiny.says(s) == ["4"] and s.view(0)["zones"]["table"]["cards"] == ["apple", "bean"]
+
+
+def test_the_start_zone_placement_is_not_in_the_event_log(tiny):
+    """Every card starts in setup.cards_in without a move event; the log begins with the first phase."""
+    s = tiny.run("say count(deck)")
+    assert [e["type"] for e in s.events()][:2] == ["phase", "say"]
+    assert tiny.says(s) == ["6"]
+
+
 def test_add_and_subtract_change_a_players_counter(tiny):
     """'add N to c of p' and 'subtract N from c of p' change only that player's counter."""
     s = tiny.run("add 5 to score of 1\nsubtract 2 from score of 1\nadd 1 to score of 0")
