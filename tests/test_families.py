@@ -181,3 +181,18 @@ def test_a_family_in_an_included_file(tmp_path: Path):
         rulecore.load_cardset(tmp_path / "main.yaml")
     (problem,) = info.value.problems
     assert problem.span.file.endswith("deck.yaml") and "'{rank_nme}'" in problem.message
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("      suit: [spades, hearts]\n", "      suit: []\n"), "'suit' must list at least 1 item (it is empty)"),
+        (("families:\n  suited:", "families:\n  - suited:"), "'families' must be a mapping (key: value lines)"),
+        (('    id: "{rank_name}_of_{suit}"\n', '    id: 3\n'), "'id' must be a text (got 3)"),
+    ],
+)
+def test_a_family_of_the_wrong_shape_is_one_problem(change, message):
+    """A family the schema refuses is reported once, without follow-ups about the cards it would have made."""
+    found = problems(text().replace(*change))
+    assert len(found) == 1 and found[0][2].startswith(message), found
+

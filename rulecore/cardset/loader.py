@@ -277,7 +277,7 @@ class _Loader:
             self.fail()
             return
         self.data, self.repaired = mended
-        sections = ("zones", "counters", "vars", "functions", "cards", "procedures", "options")
+        sections = ("zones", "counters", "vars", "functions", "cards", "families", "procedures", "options")
         self.skip_effects = any((s,) in self.repaired for s in sections)
         self.meaning_unsure = self.skip_effects or any(p[-1:] == ("<names>",) for p in self.repaired)
 
@@ -522,7 +522,8 @@ class _Loader:
             self.family(fam, f, cards)
             if len(self.problems) > before:
                 self.meaning_unsure = True  # its cards are missing: effect text naming them would only seem wrong
-        if not cards and not d.get("families") and not self.is_repaired(("cards",)):
+        if not cards and not d.get("families") and not self.is_repaired(("cards",)) \
+                and not self.is_repaired(("families",)):
             self.problem((), "the cardset is missing the required key 'cards'" if "cards" not in d
                          else "the cardset has no cards", "list them under 'cards:' (or 'families:')",
                          "missing-key", key=True)
@@ -647,7 +648,10 @@ class _Loader:
         """Add the card types of a family (one per combination of the values under 'each') to ``cards``.
         Problems point at the family's lines; its effect text is parsed once, for every card."""
         path = ("families", fam)
-        if self.is_repaired(path):
+        each = f.get("each")
+        if self.is_repaired(path) or any(p[:2] == path for p in self.repaired) or not isinstance(each, dict) \
+                or not each or not all(isinstance(v, list) and v for v in each.values()):
+            self.meaning_unsure = True  # its shape was already reported: its cards cannot be made
             return
         common = {k: _start_value(v) for k, v in (f.get("props") or {}).items()}
         dims = []
