@@ -118,8 +118,11 @@ def test_a_prompt_may_be_text_joined_with_more(tiny):
 
 def test_a_prompt_must_start_with_a_quoted_text(tiny):
     """A prompt that is not a quoted text is a syntax error at load."""
-    with pytest.raises(rulecore.CardsetError, match="unexpected"):
+    with pytest.raises(rulecore.CardsetError) as info:
         tiny.game('let msg = "x"\nlet c = choose card from deck by 0 msg')
+    (problem,) = info.value.problems
+    assert problem.message == "unexpected 'msg' in effect text"
+    assert problem.hint.startswith('a prompt is a quoted text, which may go on with +: "Pick " + name; else expected')
 
 
 def test_sort_orders_a_zone_by_a_value_of_each_card(tiny):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -535,6 +536,13 @@ def parse_effect(
     return block, builder.problems
 
 
+def _after_choice(text: str, pos: int) -> bool:
+    """Whether ``pos`` is right after the chooser or the source of a 'choose' on its line, where a
+    prompt may come: the likely mistake is a prompt that is not a quoted text."""
+    line = text[text.rfind("\n", 0, max(pos, 0)) + 1: max(pos, 0)]
+    return re.search(r"\bchoose\b(?:[^\"{]*\bfrom\b[^\"{]*|\s+by\s+[^\"{]*)$", line) is not None
+
+
 def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) -> Problem:
     line = getattr(exc, "line", 0) or 0
     column = getattr(exc, "column", 0) or 0
@@ -557,5 +565,7 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
         hint = f"expected {expected}" if expected else None
         if str(tok) in KEYWORDS and "NAME" in accepts:
             hint = f"'{tok}' is a reserved word; pick another name"
+        elif tok.type in ("NAME", "LPAR", "NUMBER") and _after_choice(text, exc.pos_in_stream):
+            hint = 'a prompt is a quoted text, which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
         return Problem(f"unexpected {got} in effect text", span, hint, "effect-syntax")
     return Problem("effect text ends too early", span, "a '{' or '(' may be missing its closing partner", "effect-syntax")
