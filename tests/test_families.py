@@ -156,7 +156,7 @@ def test_explain_shows_a_family_and_its_cards():
     assert "varies in: suit, rank, rank_name" in shown
     assert "  ace_of_hearts  Ace of hearts; suit hearts; rank 14; rank_name Ace" in shown
     assert "of the family 'suited'" in explain_entry(cs, "card", "ace_of_spades")
-    assert "x2; family suited; Ace of hearts" in explain_game(cs)
+    assert "  suited         family of 4 card types, x2 each: two_of_spades .. ace_of_hearts" in explain_game(cs)
 
 
 def test_a_variant_changes_or_removes_a_family(tmp_path: Path):

@@ -539,7 +539,8 @@ def explain_game(cs: "Cardset") -> str:
             out.append(f"  then runs the set-up effect ({len(stmt.body.body)} statements)"
                        + (f", calling {', '.join(calls)}" if calls else ""))
         elif isinstance(stmt, n.Rounds):
-            out.append(f"flow: rounds of {len(stmt.body.body)} phases, until {render_expr(stmt.until)}")
+            called = f" (called {cs.round_label}s)" if cs.round_label != "round" else ""
+            out.append(f"flow: rounds{called} of {len(stmt.body.body)} phases, until {render_expr(stmt.until)}")
         elif isinstance(stmt, n.Block):
             out.append(f"flow: {len(stmt.body)} phases, once each")
     for i, phase in enumerate(p for p in phases.values() if p.name != "setup"):
@@ -562,10 +563,17 @@ def explain_game(cs: "Cardset") -> str:
     total = sum(c.count for c in cs.cards.values())
     out.append(f"cards: {len(cs.cards)} types, {total} cards")
     width = max(len(cid) for cid in cs.cards)
+    shown: set[str] = set()
     for cid, card in cs.cards.items():
+        if card.family is not None:  # a family is one line: 'rulecore explain FILE FAMILY' lists its cards
+            if card.family in shown:
+                continue
+            shown.add(card.family)
+            members = [c for c in cs.cards.values() if c.family == card.family]
+            span = f"{members[0].id} .. {members[-1].id}" if len(members) > 1 else members[0].id
+            out.append(f"  {card.family:<{width}}  family of {len(members)} card types, x{card.count} each: {span}")
+            continue
         bits = [f"x{card.count}"]
-        if card.family:
-            bits.append(f"family {card.family}")
         if card.name != cid.replace("_", " ").title():
             bits.append(card.name)
         if card.tags:
