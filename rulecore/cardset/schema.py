@@ -22,7 +22,7 @@ INCLUDABLE = ("cards", "families", "procedures", "functions", "zones", "counters
 REMOVABLE = ("cards", "families", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
 VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
 
-VAR_VALUE = {
+VAR_VALUE: dict[str, Any] = {
     "description": "A starting value: text, a whole number, true/false, none (or null), or a list.",
     "anyOf": [
         {"type": ["string", "integer", "boolean", "null"]},
@@ -57,7 +57,7 @@ ABILITY = {
     ],
 }
 
-CARD = {
+CARD: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["count"],

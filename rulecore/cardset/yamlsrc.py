@@ -273,7 +273,7 @@ def read_yaml(text: str, file: str) -> tuple[Any, Source]:
         if exc.context_mark is not None and mark is not None and mark.line >= len(src.lines):
             mark = exc.context_mark  # the end of the file: point at what was left open instead
         line, col = _at(mark)
-        quoted = _text_after_quotes(src.line_text(line) if line else "", col)
+        quoted = _text_after_quotes((src.line_text(line) or "") if line else "", col)
         if quoted is not None:
             raise _syntax(src, f"YAML syntax error: more text after the quoted text {quoted}", line, col,
                           f"YAML reads {quoted} as the whole value: put the whole value in quotes, with \\\" "

@@ -140,7 +140,8 @@ class State:
             return 0.0
         value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
         if type(value) not in (int, bool):
-            raise RuleError(f"the heuristic must give a number, got {describe_value(value)}", expr.span)
+            raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
+                            getattr(expr, "span", None))
         return float(value)
 
     # ------------------------------------------------------------------ information
