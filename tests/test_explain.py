@@ -190,3 +190,11 @@ def test_cli_explain() -> None:
     result = runner.invoke(app, ["explain", "witching-hour", "bel"])
     assert result.exit_code == 1 and "did you mean 'bell'?" in " ".join(result.output.split())
     assert runner.invoke(app, ["explain", "no-such-game"]).exit_code == 1
+
+
+def test_explain_writes_property_values_in_the_languages_words() -> None:
+    """A prop written 'none' in YAML is none, and explain shows it as 'none', not Python's None."""
+    cs = rulecore.load_cardset("approaching-dawn")
+    cid = next(k for k, card in cs.cards.items() if "icon" in card.props and card.props["icon"] is None)
+    assert "  icon: none" in explain_card(cs, cid).splitlines()
+

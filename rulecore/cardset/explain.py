@@ -427,6 +427,17 @@ def _ability_lines(card: "CardDef", ability: "Ability", file: str) -> list[str]:
     return out
 
 
+def _plain(value: Any) -> str:
+    """A property value in the language's words: none, true/false, a list joined with ', '."""
+    if isinstance(value, tuple):
+        return ", ".join(_plain(v) for v in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def explain_family(cs: "Cardset", fam: str) -> str:
     """A family: its card types (id, name, the properties that vary), then its first card in full."""
     members = [c for c in cs.cards.values() if c.family == fam]
@@ -437,7 +448,7 @@ def explain_family(cs: "Cardset", fam: str) -> str:
         out.append(f"  varies in: {', '.join(varying)}")
     width = max(len(c.id) for c in members)
     for c in members:
-        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {c.props.get(k)}" for k in varying))
+        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {_plain(c.props.get(k))}" for k in varying))
     out.append("")
     out.append(explain_card(cs, first.id))
     return "\n".join(out)
@@ -453,8 +464,7 @@ def explain_card(cs: "Cardset", cid: str) -> str:
     if card.tags:
         out.append(f"  tags: {', '.join(card.tags)}")
     for key, value in card.props.items():
-        shown = ", ".join(map(str, value)) if isinstance(value, tuple) else value
-        out.append(f"  {key}: {shown}")
+        out.append(f"  {key}: {_plain(value)}")
     if card.scoring:
         ladder = ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1))
         out.append(f"  scoring (copies: points): {ladder}" + (" (the last value holds beyond)" if len(card.scoring) > 1 else ""))
