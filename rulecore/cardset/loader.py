@@ -656,7 +656,8 @@ class _Loader:
         common = {k: _start_value(v) for k, v in (f.get("props") or {}).items()}
         dims = []
         for dim, values in f["each"].items():
-            dims.append([v if isinstance(v, dict) else {dim: v} for v in values])
+            dims.append([{k: _start_value(x) for k, x in v.items()} if isinstance(v, dict) else {dim: _start_value(v)}
+                         for v in values])
         context = f"family {fam}"
         abilities = self.abilities(path, f, context, f"family '{fam}'")
         include_if = self.parse(path + ("include_if",), context, expression=True) if "include_if" in f else None

@@ -203,6 +203,9 @@ def _smoke_game(cs: Cardset, game: Game, players: int) -> Problem | None:
     except RulecoreError as exc:
         return Problem(f"a random {players}-player game (seed 0) failed after {decisions} decisions: {_bare(exc)}",
                        _span_of(exc, cs), "replay it with game.replay(0, actions) to see how it got there", "game")
+    except Exception as exc:  # noqa: BLE001 - a bug in rulecore, reported, never raised
+        return Problem(f"a random {players}-player game (seed 0) could not be played ({type(exc).__name__})",
+                       Span(cs.file), "this is a bug in rulecore: please report it with this file", "internal")
     return None
 
 
