@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import random
+from pathlib import Path
 
 import pytest
 
 import fakegame
 import rulecore
+from rulecore import bots
 from rulecore.bots import BOT_NAMES, Bot, GreedyBot, ISMCTSBot, OracleBot, RandomBot, make_bot
 from table_helpers import random_play
 
@@ -308,3 +311,16 @@ def test_the_documented_example_bots_play(monkeypatch) -> None:
         state = new_state(players=2, seed=4)
         play_out(bots, state)
         assert state.is_terminal()
+
+
+def test_api_docs_list_every_bot_with_its_signature():
+    """docs/api.md's bot section names every bot, with the constructor signature the code has."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text[text.index("## Bots (`rulecore.bots`)"):text.index("## Save and load")]
+    for cls in (bots.RandomBot, bots.GreedyBot, bots.ISMCTSBot, bots.OracleBot):
+        params = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default}"
+                           for p in inspect.signature(cls).parameters.values())
+        assert f"`{cls.__name__}({params})`" in section, cls.__name__
+    for name in bots.BOT_NAMES:
+        assert f'`"{name}"`' in section, name
+    assert "make_bot(name, seed)" in section and "playouts" in section and "depth" in section

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -41,6 +42,26 @@ def test_simulate_prints_the_results_table(runner: CliRunner) -> None:
     for text in ("Seat", "Wins", "Win %", "Mean score", "Mean rounds", "Decisions per game",
                  "Games per second", "greedy", "oracle", "tied winner"):
         assert text in result.stdout
+
+
+def test_simulate_table_uses_the_games_name_for_rounds(tmp_path: Path) -> None:
+    """A cardset whose rounds are called hands gets 'Mean hands' in the table and 'Hand 1 begins' in its log."""
+    text = Path("docs/examples/tiny-game.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "hands.yaml"
+    path.write_text(text.replace("  rounds:\n", "  rounds:\n    label: hand\n", 1), encoding="utf-8")
+    result = CliRunner().invoke(app, ["simulate", str(path), "--games", "3", "--players", "2", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Mean hands" in result.stdout and "Mean rounds" not in result.stdout
+    state = rulecore.Game(rulecore.load_cardset(path), 2).new_game(1)
+    assert [e["text"] for e in state.events() if e["type"] == "round"] == ["Hand 1 begins"]
+
+
+def test_simulate_leaves_out_the_cards_table_when_no_card_was_used() -> None:
+    """A game whose cards have no abilities prints no table of zeros."""
+    result = CliRunner().invoke(app, ["simulate", "docs/examples/trick-taking.yaml", "--games", "2", "--players", "4",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Cards (" not in result.stdout and "Mean hands" in result.stdout
 
 
 def test_simulate_same_seed_same_numbers(runner: CliRunner) -> None:

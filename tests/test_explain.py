@@ -93,6 +93,9 @@ def test_rendering_is_readable() -> None:
     'signal "hit" for you with x, y else { say 1 }',
     'in any order for each p in players { choose by p { option "Wait" when can_pass { pass } option "Go" { say p } } }',
     "simultaneously in any order for each p in opponents { say p }",
+    'let x = choose card from deck by you "Pass " + (1 + 2) + item(["a"], 0) + ("b" + x)',
+    'choose by you "Round " + round + "?" always { option "A" { say 1 } }',
+    "sort hand of you by [it.name, -it.rank] say sorted(deck where it.rank > 1, it.rank)",
 ])
 def test_render_round_trips_tricky_text(text: str) -> None:
     symbols = symbols_of("witching-hour")
@@ -189,3 +192,11 @@ def test_cli_explain() -> None:
     result = runner.invoke(app, ["explain", "witching-hour", "bel"])
     assert result.exit_code == 1 and "did you mean 'bell'?" in " ".join(result.output.split())
     assert runner.invoke(app, ["explain", "no-such-game"]).exit_code == 1
+
+
+def test_explain_writes_property_values_in_the_languages_words() -> None:
+    """A prop written 'none' in YAML is none, and explain shows it as 'none', not Python's None."""
+    cs = rulecore.load_cardset("approaching-dawn")
+    cid = next(k for k, card in cs.cards.items() if "icon" in card.props and card.props["icon"] is None)
+    assert "  icon: none" in explain_card(cs, cid).splitlines()
+

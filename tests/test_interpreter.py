@@ -15,6 +15,7 @@ from typing import Iterator
 import pytest
 
 import rulecore
+from rulecore.cardset.loader import load_cardset_text
 from rulecore.lang.functions import FUNCTIONS
 
 
@@ -84,6 +85,93 @@ def test_game_variables_start_from_their_declared_values(tiny):
 
 
 # --------------------------------------------------------------------------- counters
+
+
+def test_none_and_null_in_yaml_start_a_variable_as_none(tiny):
+    """'vars: {pack: none}' and 'gone: null' start as the language's none, not as the text "none"."""
+    text = tiny.text('if pack == none and gone == none { say "none" }\nsay count(pack)\nmove pack to table')
+    text = text.replace("  word: hello\n", "  word: hello\n  pack: none\n  gone: null\n")
+    cs = load_cardset_text(text, "inline.yaml")
+    assert cs.vars["pack"] is None and cs.vars["gone"] is None
+    s = rulecore.Game(cs, 2).new_game(1)
+    assert tiny.says(s) == ["none", "0"]
+
+
+def test_text_used_as_a_zone_is_a_rule_error_in_plain_words(tiny):
+    """A text that is no zone, used where cards are read, names the problem and shows no Python error text."""
+    for body in ("for each c in word { say 1 }", "say count(word)", "move word to table", "say top(word)",
+                 "say sum(word, it.power)", 'say in_zones(word)', 'for each c in "none" { say 1 }'):
+        err = rejected(tiny, body)
+        text = str(err)
+        assert "is not a zone" in text, text
+        assert not any(word in text for word in ("KeyError", "TypeError", "Error:", "Traceback")), text
+
+
+def test_a_prompt_may_be_text_joined_with_more(tiny):
+    """A choice's or a menu's prompt "text" + EXPR is worked out when the question is asked."""
+    s = tiny.run('move top(deck, 4) to hand of 0\nlet dir = 1\n'
+                 'let x = choose card from hand of 0 by 0 "Pass three cards " + item(["left", "right"], dir)')
+    assert s.decision.prompt == "Pass three cards right"
+    s = tiny.run('choose by 0 "Round " + round + ": go on?" always { option "Yes" { say 1 } }')
+    assert s.decision.prompt == "Round 0: go on?"
+
+
+def test_a_prompt_must_start_with_a_quoted_text(tiny):
+    """A prompt that is not a quoted text is a syntax error at load."""
+    with pytest.raises(rulecore.CardsetError) as info:
+        tiny.game('let msg = "x"\nlet c = choose card from deck by 0 msg')
+    (problem,) = info.value.problems
+    assert problem.message == "unexpected 'msg' in effect text"
+    assert problem.hint.startswith('a prompt is a quoted text, which may go on with +: "Pick " + name; else expected')
+
+
+def test_sort_orders_a_zone_by_a_value_of_each_card(tiny):
+    """'sort ZONE by EXPR' orders the cards, lowest first, ties in their order; a list sorts by several values."""
+    s = tiny.run("move deck to hand of 0\nsort hand of 0 by 0 - it.power\nsay cards(hand of 0)\n"
+                 "sort hand of 0 by [it.sweet == true, it.power]\nsay cards(hand of 0)")
+    assert tiny.says(s) == ["1 Gold Coin + 2 Bean + 3 Apple", "2 Bean + 1 Gold Coin + 3 Apple"]
+    assert s.zones["hand/0"] == [3, 4, 5, 0, 1, 2]  # the beans keep their order, then the coin, then the apples
+    assert [e["text"] for e in s.events(1) if e["type"] == "sort"] == ["Player 0's hand is sorted"] * 2
+    assert s.view(1)["zones"]["hand/0"] == {"count": 6}  # sorting shows nothing of a hidden hand
+
+
+def test_sorted_gives_a_collection_in_order(tiny):
+    """sorted(COLLECTION, value of it) gives the items in order, none last, and leaves the zone as it was."""
+    s = tiny.run("say sorted(deck, it.power)\nsay sorted([3, 1, 2], it)\nsay sorted(deck, it.sweet)\n"
+                 "say cards(deck)")
+    assert tiny.says(s) == ["3 Apple + 2 Bean + 1 Gold Coin", "1, 2, 3", "3 Apple + 2 Bean + 1 Gold Coin",
+                            "3 Apple + 2 Bean + 1 Gold Coin"]
+
+
+def test_sort_by_values_of_different_kinds_is_a_rule_error(tiny):
+    """Values that have no order between them (numbers and texts) are a RuleError naming the problem."""
+    err = rejected(tiny, 'sort deck by if_else(it.power > 4, "high", 1)', "cannot put a number and a zone or text")
+    assert "TypeError" not in str(err)
+    rejected(tiny, "say sorted(deck, if_else(it.power > 4, true, [1]))", "cannot put")
+
+
+def test_sort_needs_a_zone_and_knows_it_only_in_its_key(tiny):
+    """'sort 3 by ...' and 'it' outside the key are load errors."""
+    rejected(tiny, "sort 3 by it.power", "'sort' needs a zone here")
+    rejected(tiny, "sort deck by it.power\nsay it", "'it' is only known")
+
+
+def test_a_multi_pick_choice_asks_one_card_at_a_time_and_leaves_them_in_the_zone(tiny):
+    """'choose 2 cards' asks twice; the picked cards stay where they are until the choice ends and the text moves them."""
+    s = tiny.run('move top(deck, 4) to hand of 0\nlet xs = choose 2 cards from hand of 0 by 0 "Pass two"\n'
+                 "say count(hand of 0)\nmove xs to table")
+    assert (s.decision.prompt, s.legal_actions()) == ("Pass two (1 of 2)", ["Apple", "Bean"])
+    s.apply("Apple")
+    assert s.decision.prompt == "Pass two (2 of 2)" and s.view(0)["zones"]["hand/0"]["count"] == 4
+    s.apply("Bean")
+    assert tiny.says(s) == ["4"] and s.view(0)["zones"]["table"]["cards"] == ["apple", "bean"]
+
+
+def test_the_start_zone_placement_is_not_in_the_event_log(tiny):
+    """Every card starts in setup.cards_in without a move event; the log begins with the first phase."""
+    s = tiny.run("say count(deck)")
+    assert [e["type"] for e in s.events()][:2] == ["phase", "say"]
+    assert tiny.says(s) == ["6"]
 
 
 def test_add_and_subtract_change_a_players_counter(tiny):
@@ -1491,6 +1579,14 @@ def test_marks_on_players(tiny):
     assert [e["mark"] for e in s.events(0) if e["type"] == "mark"] == ["hero", "brave", "hero"]
 
 
+def test_player_mark_that_changes_nothing_logs_nothing(tiny):
+    """Unmarking a player of a mark they lack, or marking them again, changes nothing and logs no event."""
+    s = tiny.run('unmark player 1 "out"\nmark player 0 "in"\nmark player 0 "in"\nunmark player 0 "in"\n'
+                 'unmark player 0 "in"')
+    assert [(e["player"], e["mark"], e["removed"]) for e in s.events(0) if e["type"] == "mark"] == [
+        (0, "in", False), (0, "in", True)]
+
+
 def test_mark_as_a_worked_out_text(tiny):
     """'mark ... as EXPR' marks with a text worked out at run time."""
     s = tiny.run('let k = "b"\nmark card first(deck) as "x_" + k\nfor each m in first(deck).marks { say m }\n'
@@ -1570,7 +1666,7 @@ COVERED_FUNCTIONS = {
     "cards", "player_name", "option", "count", "top", "bottom", "random", "sets", "with_one", "ladder_score",
     "usable", "label", "types", "owner", "min", "max", "abs", "sum", "min_of", "max_of", "lowest", "highest",
     "any", "every", "first", "last", "prop", "shared_props", "chain", "in_zones", "zone_of", "player_marks",
-    "if_else", "clockwise_from", "split", "item",
+    "if_else", "clockwise_from", "split", "item", "sorted",
 }
 
 

@@ -173,6 +173,15 @@ def test_card_stats_from_a_game_reporting_card_uses() -> None:
     assert plain.card_stats == () and plain.to_dict()["card_stats"] == []
 
 
+def test_card_stats_list_every_card_type_in_play() -> None:
+    """Per-card statistics cover every card type in the game, those without abilities (never used) too."""
+    result = simulate("docs/examples/tiny-game.yaml", games=4, players=2, seed=3, workers=1)
+    in_play = {"one", "two", "three", "four", "five", "spy"}  # the thief is only in games of 3 or more
+    assert {c.card for c in result.card_stats} == in_play
+    unused = {c.card: c for c in result.card_stats if c.card != "spy"}
+    assert all(c.uses_per_game == 0 and c.used_share == 0 for c in unused.values())
+
+
 def test_card_stats_same_seed_same_numbers_any_workers() -> None:
     """Card statistics repeat for the same seed, with one worker or two."""
     first = run(options={"cards": True}).to_dict()

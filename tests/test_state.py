@@ -8,6 +8,7 @@ import random
 import pytest
 
 import rulecore
+from rulecore.cardset.loader import load_cardset_text
 
 
 @pytest.fixture(scope="module")
@@ -395,6 +396,18 @@ def test_view_counters_follow_their_visibility(tiny):
     assert s.view(1)["counters"]["pool"] == 5
     secret_events_0 = [e for e in s.events(0) if e["type"] == "counter" and e["counter"] == "secret"]
     assert [e["value"] for e in secret_events_0] == [4]
+
+
+def test_view_leaves_out_variables_seen_by_nobody(tiny):
+    """A var declared 'visibility: nobody' is in the state (and saves) but in no player's view."""
+    text = tiny.text("set pack to [1, 2]\nset x to 3").replace(
+        "  word: hello\n", "  word: hello\n  pack: {value: none, visibility: nobody, description: cards left}\n")
+    cs = load_cardset_text(text, "inline.yaml")
+    assert cs.vars["pack"] is None and cs.hidden_vars == {"pack"}
+    state = rulecore.Game(cs, 2).new_game(1)
+    assert state.vars["pack"] == (1, 2) and '"pack"' in state.to_json()
+    for seat in (0, 1):
+        assert state.view(seat)["vars"] == {"x": 3, "word": "hello"}
 
 
 def test_zone_visible(tiny):

@@ -160,6 +160,94 @@ def test_warnings_do_not_stop_a_load(tiny) -> None:
     assert cs.warnings[0].render().split(": ", 2)[1] == "warning"
 
 
+def test_a_text_that_nearly_is_a_card_name_is_a_warning(tiny) -> None:
+    """Texts compared with card names, or kept in a list, that nearly match a card name warn with the name meant."""
+    body = ('for each c in deck where it.name in ["Gold Cion", "Apple"] { say 1 }\n'
+            'let names = ["Bena"]\nif "Aple" in names { say "Gold" }')
+    cs = tiny.cardset(body)
+    found = [(w.span.line, w.span.column, w.message, w.hint) for w in cs.warnings if w.code == "card-name"]
+    text = tiny.text(body)
+    assert found == [
+        (*tiny.line_of(text, '"Gold Cion"'), "'Gold Cion' is not a card name, but nearly is",
+         "did you mean 'Gold Coin'? a misspelt name never matches c.name"),
+        (*tiny.line_of(text, '"Bena"'), "'Bena' is not a card name, but nearly is",
+         "did you mean 'Bean'? a misspelt name never matches c.name"),
+        (*tiny.line_of(text, '"Aple"'), "'Aple' is not a card name, but nearly is",
+         "did you mean 'Apple'? a misspelt name never matches c.name"),
+    ]
+
+
+# --------------------------------------------------------------------------- hints that name the real cause
+
+
+def _errors(text: str) -> list[tuple[str, str | None]]:
+    return [(p.message, p.hint) for p in validate_text(text, "inline.yaml") if p.severity == "error"]
+
+
+FUNCS = "functions:\n  top_card: first(deck)\n  heavy:\n    params: [c]\n    value: c.power > limit\nend:\n"
+
+
+def test_a_function_used_without_brackets_says_so(tiny) -> None:
+    """'top_card.power' for a function top_card says to call it, not 'did you mean' a similar name."""
+    text = tiny.text("say top_card.power\nsay heavy(first(deck))").replace("end:\n", FUNCS)
+    assert ("'top_card' is a function: call it with brackets, top_card()", "write top_card().power") in _errors(text)
+
+
+def test_a_callers_local_in_a_function_says_functions_see_only_their_parameters(tiny) -> None:
+    """A name a function does not have points at its params, not at 'it'."""
+    text = tiny.text("say heavy(first(deck))\nsay top_card()").replace("end:\n", FUNCS)
+    assert _errors(text) == [("unknown name 'limit' in function 'heavy'",
+                              "a function sees only its parameters (c) and the cardset's names, not the caller's "
+                              "locals: add 'limit' to its 'params' and pass it")]
+
+
+def test_owner_of_a_card_is_refused_at_load_and_at_run_time(tiny) -> None:
+    """owner(c) of a card is a load error pointing at zone_of; one the text hides is a plain RuleError."""
+    text = tiny.text("let c = choose card from deck by 0\nsay owner(c)")
+    assert _errors(text) == [("owner() needs a zone, got a card",
+                              "owner(zone_of(c)) is the player whose zone holds card c")]
+    with pytest.raises(rulecore.RuleError, match=r"owner\(\) cannot use a number \(0\): owner\(\) needs a zone"):
+        tiny.run("let xs = cards(deck)\nsay owner(item(xs, 0))")
+
+
+def test_text_after_a_quoted_text_is_not_called_an_indentation_error(tiny) -> None:
+    """'value: "out" not in xs' says the quoted text is taken as the whole value."""
+    text = tiny.text("say 1").replace("end:\n", 'functions:\n  f:\n    value: "out" not in [1]\nend:\n')
+    (problem,) = validate_text(text, "inline.yaml")
+    assert problem.message == 'YAML syntax error: more text after the quoted text "out"'
+    assert problem.hint.startswith('YAML reads "out" as the whole value: put the whole value in quotes')
+    assert (problem.span.line, problem.span.column) == tiny.line_of(text, "not in [1]")
+
+
+def test_a_comma_in_a_flow_mapping_text_is_named_as_the_cause(tiny) -> None:
+    """'{description: cards, face down}' says the comma cut the text, not 'unknown key'."""
+    text = tiny.text("say 1").replace("  pile: {owner: player, visibility: nobody}",
+                                      "  pile: {owner: player, visibility: nobody, description: cards, face down}")
+    assert _errors(text) == [("'face down' is read as a key of zone 'pile': a ',' inside {...} ends the text "
+                              "before it", 'put the text that holds the comma in quotes: description: "..., ..."')]
+
+
+def test_a_heuristic_that_is_no_number_is_a_load_error(tiny) -> None:
+    """The heuristic is checked at load like effect text: a zone where a number is wanted is an error."""
+    text = tiny.text("say 1") + "heuristic: hand of you\n"
+    assert _errors(text) == [("the heuristic must give a number, got a zone: hand of you",
+                              "e.g. points of you - max_of(opponents, points of it); count(ZONE) for a zone")]
+
+
+def test_validate_works_out_the_heuristic_in_a_smoke_game(tiny, tmp_path: Path) -> None:
+    """validate plays a short random game and works out the heuristic for every seat, as search bots do."""
+    path = tmp_path / "h.yaml"
+    text = tiny.text("move top(deck, 5) to hand of 0\nlet c = choose card from hand of 0 by 0\nmove c to table")
+    path.write_text(text + "heuristic: max_of(hand of you, it.power) + 1\n", encoding="utf-8")
+    found = [p for p in validate_file(path).problems if p.code == "heuristic"]
+    assert [p.message for p in found] == [
+        f"the heuristic cannot be worked out for seat 1 in a {n}-player game after 0 random decisions: "
+        "'+' needs numbers, got nothing (none) and a number (1)" for n in (2, 4)]
+    assert found[0].span.line == text.count("\n") + 1
+    assert validate_file(path, games=False).problems == validate_file(path, games=False).problems
+    assert not [p for p in validate_file(path, games=False).problems if p.code == "heuristic"]
+
+
 # --------------------------------------------------------------------------- the command
 
 

@@ -14,7 +14,7 @@ import attrs
 from ..errors import Problem, Span
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS
-from ..lang.kinds import KIND_WORDS, kind_of
+from ..lang.kinds import KIND_WORDS, kind_of, static_kind
 from ..lang.nodes import children, walk
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS
 
@@ -34,11 +34,28 @@ def bound_names(body: Any) -> set[str]:
     return names
 
 
+def card_names(body: Any) -> set[str]:
+    """Locals that only ever hold cards: bound by 'choose card(s)', or by a loop or an option over cards."""
+    cards: set[str] = set()
+    other: set[str] = set()
+    for node in walk(body):
+        if isinstance(node, n.Choose):
+            (cards if node.kind in ("card", "cards") else other).add(node.var)
+        elif isinstance(node, (n.ForEach, n.DynamicOption)):
+            kind = node.kind if isinstance(node, n.DynamicOption) else static_kind(node.items)
+            (cards if kind == "card" else other).add(node.var)
+        elif isinstance(node, (n.Let, n.Simultaneously)):
+            other.add(node.name if isinstance(node, n.Let) else node.var)
+    return cards - other
+
+
 @attrs.define
 class _Context:
     scope: set[str]
     has_this: bool
     where: str
+    function: tuple[str, ...] | None = None  # in a function of the cardset: its parameters
+    cards: set[str] = attrs.Factory(set)  # locals that only hold cards
 
 
 class Checker:
@@ -49,6 +66,7 @@ class Checker:
         self.tags: set[str] = set()
         self.abilities: set[str] = set()
         self.signals: set[str] = set()
+        self._attrs_of: dict[int, str] = {}  # id of an object whose property is read -> the property
         for card in cardset.cards.values():
             self.props.update(card.props)
             self.tags.update(card.tags)
@@ -76,13 +94,15 @@ class Checker:
                 what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
                 self.problem(node.span, f"'{name}' is {what} and cannot name a variable", "pick another name",
                              "reserved")
-        ctx = _Context(bound_names(body) | set(params), has_this, where)
+        ctx = _Context(bound_names(body) | set(params), has_this, where, cards=card_names(body))
         self.stmt(body, ctx, loops=0)
 
-    def check_expr(self, expr: Any, has_this: bool, where: str, extra: Iterable[str] = ()) -> None:
+    def check_expr(self, expr: Any, has_this: bool, where: str, extra: Iterable[str] = (),
+                   function: bool = False) -> None:
         if expr is None:
             return
-        self.expr(expr, _Context(set(extra), has_this, where), it=0)
+        extra = tuple(extra)
+        self.expr(expr, _Context(set(extra), has_this, where, extra if function else None), it=0)
 
     def check_function_cycles(self) -> None:
         calls = {
@@ -119,6 +139,11 @@ class Checker:
                     self.stmt(child, ctx, loops + 1)
                 else:
                     self.expr(child, ctx, 0)
+            return
+        if isinstance(node, n.Sort):
+            self.expect_zone(node.zone, "sort")
+            self.expr(node.zone, ctx, 0)
+            self.expr(node.key, ctx, 1)
             return
         if isinstance(node, n.Turns):
             self.expr(node.first, ctx, 0)
@@ -172,6 +197,46 @@ class Checker:
             got = KIND_WORDS.get(kind or "", "a number or a list")  # a '+' whose sides the text does not show
         self.problem(expr.span, f"'{what}' needs a zone here, got {got}", hint, "kind")
 
+    def unknown_name(self, node: n.Var, ctx: _Context, it: int) -> None:
+        """An unknown local, with the hint that points at the real cause."""
+        name = node.name
+        if name in self.cs.functions or name in FUNCTIONS:
+            call = (f"{name}({', '.join(self.cs.functions[name].params)})" if name in self.cs.functions
+                    else FUNCTIONS[name].usage)
+            self.problem(node.span, f"'{name}' is a function: call it with brackets, {call}",
+                         f"write {call}" + (f".{self._attr_after(node)}" if self._attr_after(node) else ""),
+                         "unknown-name")
+            return
+        builtins = set(BUILTIN_NAMES) - ({"it"} if it == 0 else set()) - ({"this"} if not ctx.has_this else set())
+        if ctx.function is not None:
+            guess = self.guess(name, ctx.function)
+            hint = f"did you mean '{guess}'?" if guess else (
+                f"a function sees only its parameters ({', '.join(ctx.function) or 'none'}) and the cardset's "
+                f"names, not the caller's locals: add '{name}' to its 'params' and pass it")
+        else:
+            pool = set(ctx.scope) | builtins | set(self.cs.zones) | set(self.cs.counters) | set(self.cs.vars)
+            guess = self.guess(name, pool)
+            hint = f"did you mean '{guess}'?" if guess else "bind it first with 'let'"
+        self.problem(node.span, f"unknown name '{name}' in {ctx.where}", hint, "unknown-name")
+
+    def _attr_after(self, node: n.Var) -> str:
+        """The property read right after ``node`` ('lead_card.suit' gives 'suit'), if any."""
+        return self._attrs_of.get(id(node), "")
+
+    def expect_zone_of_owner(self, arg: Any, ctx: _Context) -> None:
+        """owner() takes a zone: a card, a player or a number there is a mistake the text shows."""
+        kind = kind_of(arg)
+        got = KIND_WORDS.get(kind or "")
+        is_card = static_kind(arg) == "card" and not isinstance(arg, n.ZoneRef) or (
+            isinstance(arg, n.Var) and arg.name in ctx.cards) or (isinstance(arg, n.Builtin) and arg.name == "this")
+        if is_card:
+            got = "a card"
+        if kind in ("zone", None, "nothing") and not is_card:
+            return
+        self.problem(arg.span, f"owner() needs a zone, got {got}",
+                     "owner(zone_of(c)) is the player whose zone holds card c" if is_card
+                     else "e.g. owner(zone_of(c)) or owner(hand of p)", "kind")
+
     def check_choose(self, node: n.Choose) -> None:
         src = node.source
         wants_players = node.kind in ("player", "players")
@@ -191,10 +256,7 @@ class Checker:
             return
         if isinstance(node, n.Var):
             if node.name not in ctx.scope:
-                pool = set(ctx.scope) | set(BUILTIN_NAMES) | set(self.cs.zones) | set(self.cs.counters) | set(self.cs.vars)
-                guess = self.guess(node.name, pool)
-                hint = f"did you mean '{guess}'?" if guess else "bind it first with 'let'"
-                self.problem(node.span, f"unknown name '{node.name}' in {ctx.where}", hint, "unknown-name")
+                self.unknown_name(node, ctx, it)
             return
         if isinstance(node, n.Builtin):
             if node.name == "this" and not ctx.has_this:
@@ -208,11 +270,14 @@ class Checker:
             self.expr(node.cond, ctx, it + 1)
             return
         if isinstance(node, n.Call):
+            if node.func == "owner" and node.args:
+                self.expect_zone_of_owner(node.args[0], ctx)
             sig = FUNCTIONS[node.func]
             for i, arg in enumerate(node.args):
                 self.expr(arg, ctx, it + 1 if (sig.per_item and i == 1) else it)
             return
         if isinstance(node, n.Attr):
+            self._attrs_of[id(node.obj)] = node.name
             if node.name not in self.props:
                 guess = self.guess(node.name, self.props)
                 hint = f"did you mean '{guess}'?" if guess else f"cards have: {', '.join(sorted(self.props))}"
@@ -235,23 +300,41 @@ class Checker:
             self.expr(child, ctx, it)
 
 
+def card_path(card: Any) -> tuple[str, str]:
+    """Where a card type is written in the data: under 'cards:', or as its family under 'families:'."""
+    return ("families", card.family) if card.family is not None else ("cards", card.id)
+
+
+def one_per_family(cs: "Cardset") -> list[Any]:
+    """Every card type, but only the first of each family (the others share its text and trees)."""
+    seen: set[str] = set()
+    out = []
+    for card in cs.cards.values():
+        if card.family is None or card.family not in seen:
+            out.append(card)
+            if card.family is not None:
+                seen.add(card.family)
+    return out
+
+
 def check_cardset(cs: "Cardset") -> list[Problem]:
     """Every meaning problem in the cardset's effect trees."""
     ch = Checker(cs)
-    for card in cs.cards.values():
-        ch.check_expr(card.include_if, False, f"card '{card.name}'")
+    for card in one_per_family(cs):  # the cards of a family share their trees: check them once
+        who = card.name if card.family is None else f"family {card.family}"
+        ch.check_expr(card.include_if, False, f"card '{card.name}'" if card.family is None else who)
         for ability in card.abilities.values():
-            ch.check_body(ability.body, ability.params, True, f"{card.name}'s '{ability.name}'")
-            ch.check_expr(ability.when, True, f"{card.name}'s '{ability.name}' condition", extra=ability.params)
+            ch.check_body(ability.body, ability.params, True, f"{who}'s '{ability.name}'")
+            ch.check_expr(ability.when, True, f"{who}'s '{ability.name}' condition", extra=ability.params)
     for proc in cs.procedures.values():
         ch.check_body(proc.body, proc.params, False, f"procedure '{proc.name}'")
     ch.check_body(cs.program, (), False, "the flow")
     for func in cs.functions.values():
-        ch.check_expr(func.body, False, f"function '{func.name}'", extra=func.params)
+        ch.check_expr(func.body, False, f"function '{func.name}'", extra=func.params, function=True)
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    for card in cs.cards.values():
+    for card in one_per_family(cs):
         for ability in card.abilities.values():
             if ability.on is not None and ability.on not in ch.signals:
                 guess = ch.guess(ability.on, ch.signals)

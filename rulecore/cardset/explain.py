@@ -20,7 +20,8 @@ from ..lang.nodes import walk
 if TYPE_CHECKING:
     from .loader import Ability, CardDef, Cardset
 
-__all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_game", "find_entry"]
+__all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_family", "explain_game",
+           "find_entry"]
 
 INDENT = "  "
 
@@ -143,6 +144,13 @@ def _by(who: Any) -> str:
     return f" by {_at(who, _POSTFIX)}" if who is not None else ""
 
 
+def _prompt(prompt: Any) -> str:
+    """' "text"', ' "text" + more' or nothing: a prompt as written after a choice."""
+    if prompt is None:
+        return ""
+    return f" {quote(prompt)}" if isinstance(prompt, str) else f" {render_expr(prompt)}"
+
+
 def _counter_target(target: n.CounterRef) -> str:
     return render_expr(target)
 
@@ -160,7 +168,7 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
             qty = f" exactly {render_expr(s.count)}"
         elif s.mode == "upto" and s.count is not None:
             qty = f" up to {render_expr(s.count)}"
-        prompt = f" {quote(s.prompt)}" if s.prompt is not None else ""
+        prompt = _prompt(s.prompt)
         return [f"{pad}let {s.var} = choose{qty} {s.kind} from {render_expr(s.source)}{_by(s.chooser)}{prompt}"]
     if isinstance(s, n.Let):
         return [f"{pad}let {s.name} = {render_expr(s.value)}"]
@@ -181,6 +189,8 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         return [f"{pad}turn {render_expr(s.cards)} face {s.face}"]
     if isinstance(s, n.Shuffle):
         return [f"{pad}shuffle {render_expr(s.zone)}"]
+    if isinstance(s, n.Sort):
+        return [f"{pad}sort {render_expr(s.zone)} by {render_expr(s.key)}"]
     if isinstance(s, n.Reveal):
         return [f"{pad}reveal {render_expr(s.zone)}"]
     if isinstance(s, n.Hide):
@@ -226,7 +236,7 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
     if isinstance(s, n.UseAbility):
         return [f"{pad}use {quote(s.ability)} of {render_expr(s.card)}{_by(s.user)}"]
     if isinstance(s, n.Menu):
-        head = "choose" + _by(s.chooser) + (f" {quote(s.prompt)}" if s.prompt is not None else "")
+        head = "choose" + _by(s.chooser) + _prompt(s.prompt)
         head += " always" if s.always else ""
         out = [f"{pad}{head} {{"]
         for item in s.items:
@@ -356,6 +366,8 @@ def find_entry(cs: "Cardset", name: str) -> tuple[str, str] | None:
     for cid, card in cs.cards.items():
         if card.name.lower() == lowered or cid.replace("_", " ") == lowered:
             return "card", cid
+    if any(card.family == name for card in cs.cards.values()):
+        return "family", name
     if name in cs.procedures:
         return "procedure", name
     if name in cs.functions:
@@ -367,6 +379,7 @@ def find_entry(cs: "Cardset", name: str) -> tuple[str, str] | None:
 
 def suggest(cs: "Cardset", name: str) -> str | None:
     pool = list(cs.cards) + [c.name for c in cs.cards.values()] + list(cs.procedures) + list(cs.functions)
+    pool += sorted({c.family for c in cs.cards.values() if c.family})
     pool += list(_phases(cs))
     found = difflib.get_close_matches(name, pool, n=1, cutoff=0.5)
     return found[0] if found else None
@@ -419,16 +432,44 @@ def _ability_lines(card: "CardDef", ability: "Ability", file: str) -> list[str]:
     return out
 
 
+def _plain(value: Any) -> str:
+    """A property value in the language's words: none, true/false, a list joined with ', '."""
+    if isinstance(value, tuple):
+        return ", ".join(_plain(v) for v in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def explain_family(cs: "Cardset", fam: str) -> str:
+    """A family: its card types (id, name, the properties that vary), then its first card in full."""
+    members = [c for c in cs.cards.values() if c.family == fam]
+    first = members[0]
+    varying = [k for k in first.props if any(c.props.get(k) != first.props.get(k) for c in members)]
+    out = [f"family '{fam}' of {cs.name}: {len(members)} card types, x{first.count} each  {first.span}"]
+    if varying:
+        out.append(f"  varies in: {', '.join(varying)}")
+    width = max(len(c.id) for c in members)
+    for c in members:
+        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {_plain(c.props.get(k))}" for k in varying))
+    out.append("")
+    out.append(explain_card(cs, first.id))
+    return "\n".join(out)
+
+
 def explain_card(cs: "Cardset", cid: str) -> str:
     card = cs.cards[cid]
     file = card.span.file
     out = [f"{card.name} (card '{cid}' of {cs.name})  {card.span}"]
+    if card.family:
+        out.append(f"  of the family '{card.family}' (every card of it has the abilities below)")
     out.append(f"  count: {card.count}")
     if card.tags:
         out.append(f"  tags: {', '.join(card.tags)}")
     for key, value in card.props.items():
-        shown = ", ".join(map(str, value)) if isinstance(value, tuple) else value
-        out.append(f"  {key}: {shown}")
+        out.append(f"  {key}: {_plain(value)}")
     if card.scoring:
         ladder = ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1))
         out.append(f"  scoring (copies: points): {ladder}" + (" (the last value holds beyond)" if len(card.scoring) > 1 else ""))
@@ -448,6 +489,8 @@ def explain_entry(cs: "Cardset", kind: str, name: str) -> str:
     """explain_card, or the same for a procedure, function or phase."""
     if kind == "card":
         return explain_card(cs, name)
+    if kind == "family":
+        return explain_family(cs, name)
     file = cs.file
     if kind == "procedure":
         proc = cs.procedures[name]
@@ -494,7 +537,9 @@ def explain_game(cs: "Cardset") -> str:
             extra = ", recorded each round" if c.per_round else ""
             out.append(f"  {c.name:<16} {whose}, starts at {c.initial}{bounds}{extra}")
     if cs.vars:
-        out.append("vars: " + ", ".join(f"{k} = {render_expr(n.Literal(v))}" for k, v in cs.vars.items()))
+        out.append("vars: " + ", ".join(f"{k} = {render_expr(n.Literal(v))}"
+                                        + (" (seen by nobody)" if k in cs.hidden_vars else "")
+                                        for k, v in cs.vars.items()))
     if cs.options:
         out.append("options:")
         for o in cs.options.values():
@@ -509,7 +554,8 @@ def explain_game(cs: "Cardset") -> str:
             out.append(f"  then runs the set-up effect ({len(stmt.body.body)} statements)"
                        + (f", calling {', '.join(calls)}" if calls else ""))
         elif isinstance(stmt, n.Rounds):
-            out.append(f"flow: rounds of {len(stmt.body.body)} phases, until {render_expr(stmt.until)}")
+            called = f" (called {cs.round_label}s)" if cs.round_label != "round" else ""
+            out.append(f"flow: rounds{called} of {len(stmt.body.body)} phases, until {render_expr(stmt.until)}")
         elif isinstance(stmt, n.Block):
             out.append(f"flow: {len(stmt.body)} phases, once each")
     for i, phase in enumerate(p for p in phases.values() if p.name != "setup"):
@@ -532,7 +578,16 @@ def explain_game(cs: "Cardset") -> str:
     total = sum(c.count for c in cs.cards.values())
     out.append(f"cards: {len(cs.cards)} types, {total} cards")
     width = max(len(cid) for cid in cs.cards)
+    shown: set[str] = set()
     for cid, card in cs.cards.items():
+        if card.family is not None:  # a family is one line: 'rulecore explain FILE FAMILY' lists its cards
+            if card.family in shown:
+                continue
+            shown.add(card.family)
+            members = [c for c in cs.cards.values() if c.family == card.family]
+            span = f"{members[0].id} .. {members[-1].id}" if len(members) > 1 else members[0].id
+            out.append(f"  {card.family:<{width}}  family of {len(members)} card types, x{card.count} each: {span}")
+            continue
         bits = [f"x{card.count}"]
         if card.name != cid.replace("_", " ").title():
             bits.append(card.name)

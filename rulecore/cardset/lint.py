@@ -11,7 +11,7 @@ Two parts:
   like mistakes: a phase never reached, statements after ``end game``, a procedure,
   function, ability, zone, counter, variable or option nothing uses, a signal no
   card answers, a card without a scoring ladder among cards that have one, two
-  cards with one display name.
+  cards with one display name, a text compared with card names that nearly is one.
 
 Checking files and folders for ``rulecore validate`` (which also makes games) is in
 ``rulecore.cli.validate``.
@@ -26,7 +26,7 @@ from ..errors import Problem, Span
 from ..lang import nodes as n
 from ..lang.kinds import KIND_WORDS, kind_of
 from ..lang.nodes import walk
-from .checker import CARD_ATTRS
+from .checker import CARD_ATTRS, card_path, one_per_family
 from .explain import render_expr
 
 if TYPE_CHECKING:
@@ -39,11 +39,12 @@ SpanOf = Callable[..., Span]
 
 def _trees(cs: "Cardset") -> Iterator[tuple[Any, str]]:
     """Every effect tree of the cardset, with a word for where it is."""
-    for card in cs.cards.values():
+    for card in one_per_family(cs):  # the cards of a family share their trees
+        who = card.name if card.family is None else f"family {card.family}"
         if card.include_if is not None:
-            yield card.include_if, f"card '{card.name}'"
+            yield card.include_if, f"card '{card.name}'" if card.family is None else who
         for ability in card.abilities.values():
-            where = f"{card.name}'s '{ability.name}'"
+            where = f"{who}'s '{ability.name}'"
             yield ability.body, where
             if ability.when is not None:
                 yield ability.when, where
@@ -128,17 +129,21 @@ class _References:
                 signals.add(node.event)
             self.kinds(node)
         self.triggers(signals)
+        if self.cs.heuristic is not None:
+            self.expect(self.cs.heuristic, {"zone", "players", "player", "list", "text", "nothing"},
+                        "the heuristic must give a number, got {got}: {text}",
+                        "e.g. points of you - max_of(opponents, points of it); count(ZONE) for a zone")
         return self.problems
 
     def triggers(self, signals: set[str]) -> None:
         """A card ability answering ('on:') an event that no effect signals."""
-        for cid, card in self.cs.cards.items():
+        for card in one_per_family(self.cs):
             for ability in card.abilities.values():
                 if ability.on is None or ability.on in signals:
                     continue
                 span = card.span
                 if self.span_of is not None:
-                    span = self.span_of(("cards", cid, "abilities", ability.name, "on"))
+                    span = self.span_of(card_path(card) + ("abilities", ability.name, "on"))
                 hint = _did_you_mean(ability.on, signals, f"no effect says 'signal \"{ability.on}\" for ...'")
                 self.problem(span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
                              hint, "trigger")
@@ -260,6 +265,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_unreachable(cs))
     out.extend(_unused(cs, at))
     out.extend(_ladders(cs))
+    out.extend(_near_card_names(cs))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -360,11 +366,12 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
             out.append(warning(at(("functions", name)), f"function '{name}' is never used",
                              f"no effect text calls {name}(...)", "unused"))
     if not every_ability:
-        for cid, card in cs.cards.items():
+        for card in one_per_family(cs):
             for aname in card.abilities:
                 if aname not in abilities:
-                    out.append(warning(at(("cards", cid, "abilities", aname), card.span),
-                                     f"ability '{aname}' of card '{cid}' is never used",
+                    whose = f"card '{card.id}'" if card.family is None else f"family '{card.family}'"
+                    out.append(warning(at(card_path(card) + ("abilities", aname), card.span),
+                                     f"ability '{aname}' of {whose} is never used",
                                      _did_you_mean(aname, abilities - {""},
                                                    f"nothing says 'use \"{aname}\" of ...' or usable(c, \"{aname}\"), "
                                                    "and it has no 'on:'"), "unused"))
@@ -398,12 +405,48 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
     return out
 
 
+def _compared_texts(node: Any) -> Iterator[n.Literal]:
+    """Text literals that a condition compares or looks up (sides of ==/!=, items and lists of 'in'),
+    and the texts of every list, which is where names to compare with are kept."""
+    if isinstance(node, n.ListExpr):
+        sides: tuple[Any, ...] = (node,)
+    elif isinstance(node, n.Compare) and node.op in ("==", "!="):
+        sides = (node.left, node.right)
+    elif isinstance(node, n.Contains):
+        sides = (node.item, node.collection)
+    else:
+        return
+    for side in sides:
+        for item in side.items if isinstance(side, n.ListExpr) else (side,):
+            if isinstance(item, n.Literal) and isinstance(item.value, str):
+                yield item
+
+
+def _near_card_names(cs: "Cardset") -> list[Problem]:
+    """A text compared with something that is not a card name but nearly is one: a misspelt name never matches."""
+    names = {card.name for card in cs.cards.values()}
+    known = names | set(cs.cards) | {t for card in cs.cards.values() for t in card.tags}
+    known |= {str(v) for card in cs.cards.values() for v in card.props.values() if not isinstance(v, tuple)}
+    out = []
+    seen: set[int] = set()
+    for node in _nodes(cs):
+        for literal in _compared_texts(node):
+            if id(literal) in seen or literal.value in known:
+                continue
+            seen.add(id(literal))
+            found = difflib.get_close_matches(literal.value, sorted(names), n=1, cutoff=0.75)
+            if found:
+                out.append(warning(literal.span, f"'{literal.value}' is not a card name, but nearly is",
+                                   f"did you mean '{found[0]}'? a misspelt name never matches c.name", "card-name"))
+    return out
+
+
 def _ladders(cs: "Cardset") -> list[Problem]:
     with_ladder = [c for c in cs.cards.values() if c.scoring]
     if not with_ladder:
         return []
     out = []
-    for card in cs.cards.values():
+    for card in one_per_family(cs):
         if not card.scoring:
             out.append(warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
                              "have one: ladder_score() counts it as 0 points",

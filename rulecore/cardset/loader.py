@@ -9,6 +9,9 @@ raised together as one ``CardsetError``.
 from __future__ import annotations
 
 import difflib
+import itertools
+import re
+import string
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
@@ -54,6 +57,7 @@ class CardDef:
     include_if: Optional[n.Expr]
     text: str
     span: Span
+    family: Optional[str] = None  # the family under 'families:' it was made from
 
 
 @attrs.frozen
@@ -121,6 +125,8 @@ class Cardset:
     round_scores: Optional[str]
     heuristic: Optional[n.Expr]
     description: str = ""
+    hidden_vars: frozenset[str] = frozenset()
+    round_label: str = "round"  # what a round is called in events and tables (flow.rounds.label)  # game variables no view shows ('visibility: nobody')
     warnings: tuple[Problem, ...] = ()  # things that load but look like mistakes (``rulecore validate`` shows them)
 
     def __repr__(self) -> str:
@@ -216,8 +222,8 @@ _TYPE_WORDS = {
 
 def _what(path: tuple[Any, ...]) -> str:
     """'card 'apple'' and the like, for messages."""
-    if len(path) >= 2 and path[0] in ("cards", "zones", "counters", "procedures", "options", "vars"):
-        kind = {"cards": "card", "zones": "zone", "counters": "counter", "procedures": "procedure",
+    if len(path) >= 2 and path[0] in ("cards", "families", "zones", "counters", "procedures", "options", "vars"):
+        kind = {"cards": "card", "families": "family", "zones": "zone", "counters": "counter", "procedures": "procedure",
                 "options": "option", "vars": "variable"}[path[0]]
         return f"{kind} '{path[1]}'"
     if path and path[0] == "flow":
@@ -225,6 +231,15 @@ def _what(path: tuple[Any, ...]) -> str:
     if path:
         return f"'{path[0]}'"
     return "the cardset"
+
+
+def _start_value(value: Any) -> Any:
+    """A value written in YAML as the language reads it: a list is a collection, null and none are none."""
+    if isinstance(value, list):
+        return tuple(value)
+    if value is None or value == "none":
+        return None
+    return value
 
 
 def _show(value: Any) -> str:
@@ -262,7 +277,7 @@ class _Loader:
             self.fail()
             return
         self.data, self.repaired = mended
-        sections = ("zones", "counters", "vars", "functions", "cards", "procedures", "options")
+        sections = ("zones", "counters", "vars", "functions", "cards", "families", "procedures", "options")
         self.skip_effects = any((s,) in self.repaired for s in sections)
         self.meaning_unsure = self.skip_effects or any(p[-1:] == ("<names>",) for p in self.repaired)
 
@@ -299,6 +314,8 @@ class _Loader:
             allowed = sorted(err.schema.get("properties", {}))
             extra = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
             for key in extra:
+                if self._cut_at_comma(path, key, err.instance):
+                    continue
                 guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 hint = f"did you mean '{guess[0]}'?" if guess else f"allowed keys: {', '.join(allowed)}"
                 self.problem(path + (key,), f"unknown key '{key}' in {where}", hint, "unknown-key", key=True)
@@ -365,6 +382,20 @@ class _Loader:
             self.problem(path, f"'{path[-1]}' lists the same value twice", "each value may appear once", "duplicate")
             return
         self.problem(path, f"{where}: {err.message}", None, "schema")
+
+    def _cut_at_comma(self, path: tuple[Any, ...], key: Any, mapping: Any) -> bool:
+        """An unknown key without a value right after ', ' inside {...}: the rest of a text cut at a comma
+        ('{description: cards, face down}').  Reported as that; True if so."""
+        if mapping.get(key) is not None:
+            return False
+        span = self.src.span(path + (key,), key=True)
+        before = (span.source_line or "")[: max(span.column - 1, 0)]
+        if "{" not in before or not before.rstrip().endswith(","):
+            return False
+        self.problem(path + (key,), f"'{key}' is read as a key of {_what(path)}: a ',' inside {{...}} ends the "
+                     "text before it", "put the text that holds the comma in quotes: description: \"..., ...\"",
+                     "unknown-key", key=True)
+        return True
 
     # ---- stage 2: effects
     def symbols(self) -> Symbols:
@@ -474,40 +505,29 @@ class _Loader:
             for k, v in (d.get("options") or {}).items()
         }
         cards: dict[str, CardDef] = {}
-        for cid, c in d["cards"].items():
+        for cid, c in (d.get("cards") or {}).items():
             cname = c.get("name", cid.replace("_", " ").title())
-            abilities = {}
-            for aname, a in (c.get("abilities") or {}).items():
-                apath = ("cards", cid, "abilities", aname)
-                if isinstance(a, str):
-                    abilities[aname] = Ability(aname, None, self.parse(apath, cname) or n.Block(()))
-                    continue
-                body = self.parse(apath + ("do",), cname)
-                when = self.parse(apath + ("when",), cname, expression=True) if "when" in a else None
-                trigger_keys = [k for k in ("from", "optional", "instead", "label", "params") if k in a]
-                if trigger_keys and "on" not in a:
-                    self.problem(apath + (trigger_keys[0],), f"'{trigger_keys[0]}' only makes sense with 'on'",
-                                 "add 'on: EVENT' to make this ability answer a signal", "trigger", key=True)
-                zone = a.get("from")
-                if "on" in a and zone is None:
-                    self.problem(apath, f"ability '{aname}' of card '{cid}' answers '{a['on']}' but does not say "
-                                 "from which zone", "add 'from: hand' (or another zone of the signalled player)",
-                                 "trigger", key=True)
-                elif zone is not None and zone not in d["zones"]:
-                    self._unknown(apath + ("from",), "zone", zone, d["zones"])
-                abilities[aname] = Ability(
-                    aname, when, body or n.Block(()), a.get("text"), a.get("on"), zone, a.get("optional", True),
-                    a.get("instead", False), a.get("label"), tuple(a.get("params", ())),
-                )
+            abilities = self.abilities(("cards", cid), c, cname, f"card '{cid}'")
             include_if = (
                 self.parse(("cards", cid, "include_if"), cname, expression=True) if "include_if" in c else None
             )
             cards[cid] = CardDef(
                 cid, cname, c["count"], tuple(c.get("tags", ())),
-                {k: tuple(v) if isinstance(v, list) else v for k, v in (c.get("props") or {}).items()},
+                {k: _start_value(v) for k, v in (c.get("props") or {}).items()},
                 tuple(c.get("scoring", ())), abilities, include_if, c.get("text", ""),
                 self.src.span(("cards", cid), key=True, card=cname),
             )
+        for fam, f in (d.get("families") or {}).items():
+            before = len(self.problems)
+            self.family(fam, f, cards)
+            if len(self.problems) > before:
+                self.meaning_unsure = True  # its cards are missing: effect text naming them would only seem wrong
+        if not cards and not d.get("families") and not self.is_repaired(("cards",)) \
+                and not self.is_repaired(("families",)):
+            self.problem((), "the cardset is missing the required key 'cards'" if "cards" not in d
+                         else "the cardset has no cards", "list them under 'cards:' (or 'families:')",
+                         "missing-key", key=True)
+            self.meaning_unsure = True  # every card name and ability would seem unknown
 
         procedures: dict[str, Procedure] = {}
         for pname, p in (d.get("procedures") or {}).items():
@@ -569,9 +589,14 @@ class _Loader:
         cardset = Cardset(
             name=d["name"], title=d.get("title", d["name"]), file=self.src.file,
             min_players=players["min"], max_players=players["max"], zones=zones, counters=counters,
-            vars={k: tuple(v) if isinstance(v, list) else v for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards, procedures=procedures, functions=functions,
+            vars={k: _start_value(v.get("value") if isinstance(v, dict) else v)
+                  for k, v in (d.get("vars") or {}).items()}, options=options, cards=cards,
+            procedures=procedures, functions=functions,
             start_zone=start_zone, program=program, winners=winners, totals=end.get("totals"),
             round_scores=end.get("round_scores"), heuristic=heuristic, description=d.get("description", ""),
+            round_label=str((d["flow"].get("rounds") or {}).get("label") or "round").strip() or "round",
+            hidden_vars=frozenset(k for k, v in (d.get("vars") or {}).items()
+                                  if isinstance(v, dict) and v.get("visibility") == "nobody"),
         )
         if not self.skip_effects and not self.meaning_unsure:
             try:
@@ -590,6 +615,105 @@ class _Loader:
             found = []
         warnings = sorted(found, key=lambda p: (p.span.file, p.span.line, p.span.column))
         return attrs.evolve(cardset, warnings=tuple(warnings))
+
+    def abilities(self, path: tuple[Any, ...], c: Mapping[str, Any], context: str, what: str) -> dict[str, Ability]:
+        """The abilities of a card (or of every card of a family) at ``path``, parsed once."""
+        zones = self.data["zones"]
+        abilities = {}
+        for aname, a in (c.get("abilities") or {}).items():
+            apath = path + ("abilities", aname)
+            if isinstance(a, str):
+                abilities[aname] = Ability(aname, None, self.parse(apath, context) or n.Block(()))
+                continue
+            body = self.parse(apath + ("do",), context)
+            when = self.parse(apath + ("when",), context, expression=True) if "when" in a else None
+            trigger_keys = [k for k in ("from", "optional", "instead", "label", "params") if k in a]
+            if trigger_keys and "on" not in a:
+                self.problem(apath + (trigger_keys[0],), f"'{trigger_keys[0]}' only makes sense with 'on'",
+                             "add 'on: EVENT' to make this ability answer a signal", "trigger", key=True)
+            zone = a.get("from")
+            if "on" in a and zone is None:
+                self.problem(apath, f"ability '{aname}' of {what} answers '{a['on']}' but does not say "
+                             "from which zone", "add 'from: hand' (or another zone of the signalled player)",
+                             "trigger", key=True)
+            elif zone is not None and zone not in zones:
+                self._unknown(apath + ("from",), "zone", zone, zones)
+            abilities[aname] = Ability(
+                aname, when, body or n.Block(()), a.get("text"), a.get("on"), zone, a.get("optional", True),
+                a.get("instead", False), a.get("label"), tuple(a.get("params", ())),
+            )
+        return abilities
+
+    def family(self, fam: str, f: Mapping[str, Any], cards: dict[str, CardDef]) -> None:
+        """Add the card types of a family (one per combination of the values under 'each') to ``cards``.
+        Problems point at the family's lines; its effect text is parsed once, for every card."""
+        path = ("families", fam)
+        each = f.get("each")
+        if self.is_repaired(path) or any(p[:2] == path for p in self.repaired) or not isinstance(each, dict) \
+                or not each or not all(isinstance(v, list) and v for v in each.values()):
+            self.meaning_unsure = True  # its shape was already reported: its cards cannot be made
+            return
+        common = {k: _start_value(v) for k, v in (f.get("props") or {}).items()}
+        dims = []
+        for dim, values in f["each"].items():
+            dims.append([{k: _start_value(x) for k, x in v.items()} if isinstance(v, dict) else {dim: _start_value(v)}
+                         for v in values])
+        context = f"family {fam}"
+        abilities = self.abilities(path, f, context, f"family '{fam}'")
+        include_if = self.parse(path + ("include_if",), context, expression=True) if "include_if" in f else None
+        seen: dict[str, str] = {}
+        for combo in itertools.product(*dims):
+            props = dict(common)
+            for part in combo:
+                props.update(part)
+            fields = {"family": fam, **props}
+            default_id = "_".join([fam] + [str(next(iter(part.values()))) for part in combo])
+            raw_id = self._fill(path + ("id",), f["id"], fields) if "id" in f else default_id
+            if raw_id is None:
+                return
+            cid = re.sub(r"[\s\-']+", "_", raw_id.strip().lower())
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", cid):
+                self.problem(path + ("id",) if "id" in f else path, f"family '{fam}' makes the card id '{cid}', "
+                             "which is not a valid name", "ids are lower case letters, digits and '_', starting "
+                             "with a letter: e.g. id: \"card_{rank}_{suit}\"", "name", key="id" not in f)
+                return
+            if cid in cards or cid in seen:
+                other = seen.get(cid) or f"card '{cid}'"
+                self.problem(path + ("id",) if "id" in f else path,
+                             f"family '{fam}' makes the card id '{cid}' twice" if cid in seen
+                             else f"family '{fam}' makes the card id '{cid}', which {other} already has",
+                             "put every property that varies into the 'id' template, e.g. id: \"{rank}_of_{suit}\"",
+                             "duplicate", key="id" not in f)
+                return
+            seen[cid] = f"family '{fam}'"
+            name = self._fill(path + ("name",), f["name"], fields) if "name" in f else cid.replace("_", " ").title()
+            text = self._fill(path + ("text",), f["text"], fields) if "text" in f else ""
+            if name is None or text is None:
+                return
+            cards[cid] = CardDef(
+                cid, name, f.get("count", 1), tuple(f.get("tags", ())), props, tuple(f.get("scoring", ())),
+                abilities, include_if, text, self.src.span(path, key=True, card=name), fam,
+            )
+
+    def _fill(self, path: tuple[Any, ...], template: str, fields: Mapping[str, Any]) -> str | None:
+        """A family's template with {property} filled in; None (and a problem) if it names no property."""
+        def shown(value: Any) -> str:
+            return {True: "true", False: "false"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+        try:
+            names = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+        except ValueError:
+            self.problem(path, f"'{path[-1]}' has a '{{' or '}}' without its partner",
+                         "write {property} to fill in a property, {{ and }} for the braces themselves", "template")
+            return None
+        for name in names:
+            if name not in fields:
+                guess = difflib.get_close_matches(name, list(fields), n=1)
+                hint = ("did you mean '{" + guess[0] + "}'?") if guess else f"the family's properties: {', '.join(fields)}"
+                self.problem(path, f"'{path[-1]}' names '{{{name}}}', which is no property of the family", hint,
+                             "template")
+                return None
+        return template.format_map({k: shown(v) for k, v in fields.items()})
 
     def _unknown(self, path: tuple[Any, ...], kind: str, name: str, pool: Mapping[str, Any]) -> None:
         if self.skip_effects:  # the section of those names was broken: every name would seem unknown

@@ -18,9 +18,17 @@ NAME = {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}
 MAX_COUNT = 10_000  # copies of one card type
 MAX_PLAYERS = 100
 MAX_SLOTS = 1_000
-INCLUDABLE = ("cards", "procedures", "functions", "zones", "counters", "vars", "options")
-REMOVABLE = ("cards", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
+INCLUDABLE = ("cards", "families", "procedures", "functions", "zones", "counters", "vars", "options")
+REMOVABLE = ("cards", "families", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
 VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
+
+VAR_VALUE: dict[str, Any] = {
+    "description": "A starting value: text, a whole number, true/false, none (or null), or a list.",
+    "anyOf": [
+        {"type": ["string", "integer", "boolean", "null"]},
+        {"type": "array", "items": {"type": ["string", "integer"]}},
+    ],
+}
 
 ABILITY = {
     "description": "An ability: effect text, or a mapping with a 'when' condition and the effect under 'do'.",
@@ -49,7 +57,7 @@ ABILITY = {
     ],
 }
 
-CARD = {
+CARD: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["count"],
@@ -64,7 +72,7 @@ CARD = {
             "propertyNames": NAME,
             "additionalProperties": {
                 "anyOf": [
-                    {"type": ["string", "integer", "boolean"]},
+                    {"type": ["string", "integer", "boolean", "null"]},
                     {"type": "array", "items": {"type": ["string", "integer"]}},
                 ]
             },
@@ -77,6 +85,46 @@ CARD = {
         },
         "text": {"type": "string", "description": "Rules text as printed, for people."},
         "abilities": {"type": "object", "propertyNames": NAME, "additionalProperties": ABILITY},
+    },
+}
+
+SCALAR = {"type": ["string", "integer", "boolean"]}
+
+FAMILY = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["each"],
+    "description": "A family of card types: one for each combination of the values under 'each' (suit x rank).",
+    "properties": {
+        "each": {
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": NAME,
+            "description": "The properties that vary, each with its list of values; the family has a card type "
+            "for every combination, the first property outermost.  A value may be a mapping of several "
+            "properties ({rank: 14, rank_name: Ace}).",
+            "additionalProperties": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "anyOf": [
+                        SCALAR,
+                        {"type": "object", "minProperties": 1, "propertyNames": NAME, "additionalProperties": SCALAR},
+                    ]
+                },
+            },
+        },
+        "id": {"type": "string", "description": "The id of each card type, with {property} filled in (default: "
+               "the family's name and the values, e.g. suited_spades_2)."},
+        "name": {"type": "string", "description": "Display name with {property} filled in, e.g. '{rank_name} of {suit}'."},
+        "count": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT, "description": "Copies of each (default 1)."},
+        "include_if": CARD["properties"]["include_if"],
+        "tags": CARD["properties"]["tags"],
+        "props": {**CARD["properties"]["props"], "description": "Properties every card of the family has."},
+        "scoring": CARD["properties"]["scoring"],
+        "text": {"type": "string", "description": "Rules text, with {property} filled in."},
+        "abilities": CARD["properties"]["abilities"],
+        "description": {"type": "string"},
     },
 }
 
@@ -159,7 +207,7 @@ OPTION = {
     },
 }
 
-REQUIRED = ("name", "players", "zones", "cards", "flow", "end")
+REQUIRED = ("name", "players", "zones", "flow", "end")  # and 'cards' or 'families' (checked by the loader)
 
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -213,13 +261,32 @@ SCHEMA: dict[str, Any] = {
             "propertyNames": NAME,
             "additionalProperties": {
                 "anyOf": [
-                    {"type": ["string", "integer", "boolean", "null"]},
-                    {"type": "array", "items": {"type": ["string", "integer"]}},
+                    VAR_VALUE["anyOf"][0],
+                    VAR_VALUE["anyOf"][1],
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "description": "A variable with more to say: its starting value and who sees it.",
+                        "properties": {
+                            "value": VAR_VALUE,
+                            "visibility": {
+                                "enum": ["everyone", "nobody"],
+                                "description": "everyone (the default): in every view; nobody: in no view.",
+                            },
+                            "description": {"type": "string"},
+                        },
+                    },
                 ]
             },
         },
         "options": {"type": "object", "propertyNames": NAME, "additionalProperties": OPTION},
-        "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD, "minProperties": 1},
+        "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD},
+        "families": {
+            "type": "object",
+            "propertyNames": NAME,
+            "additionalProperties": FAMILY,
+            "description": "Card types made as a product of properties (suit x rank), added after 'cards:'.",
+        },
         "procedures": {"type": "object", "propertyNames": NAME, "additionalProperties": PROCEDURE},
         "functions": {"type": "object", "propertyNames": NAME, "additionalProperties": FUNCTION},
         "setup": {
@@ -236,7 +303,15 @@ SCHEMA: dict[str, Any] = {
                     "type": "object",
                     "additionalProperties": False,
                     "required": ["until", "phases"],
-                    "properties": {"until": EXPR, "phases": {"type": "array", "items": PHASE, "minItems": 1}},
+                    "properties": {
+                        "until": EXPR,
+                        "phases": {"type": "array", "items": PHASE, "minItems": 1},
+                        "label": {
+                            "type": "string",
+                            "description": "What a round is called, e.g. hand: 'Hand 3 begins' in the event log, "
+                            "'Mean hands' in simulate's table (default: round).",
+                        },
+                    },
                 },
                 "phases": {"type": "array", "items": PHASE, "minItems": 1},
             },
@@ -299,6 +374,6 @@ def editor_schema(part: bool = False) -> dict[str, Any]:
             **strict,
             "if": {"type": "object", "required": ["include"]},
             "then": {"required": own},
-            "else": {"required": list(REQUIRED)},
+            "else": {"required": list(REQUIRED), "anyOf": [{"required": ["cards"]}, {"required": ["families"]}]},
         },
     }

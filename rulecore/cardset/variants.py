@@ -32,7 +32,7 @@ from .yamlsrc import YamlSyntaxProblem, read_yaml
 Path_ = tuple[Any, ...]
 PHASE_LISTS = (("flow", "rounds", "phases"), ("flow", "phases"))
 MAX_EXTENDS = 16
-_KIND = {"cards": "card", "zones": "zone", "counters": "counter", "vars": "variable", "options": "option",
+_KIND = {"cards": "card", "families": "family", "zones": "zone", "counters": "counter", "vars": "variable", "options": "option",
          "procedures": "procedure", "functions": "function", "phases": "phase", "keys": "key"}
 
 

@@ -247,6 +247,16 @@ def _syntax(src: Source, message: str, line: int, col: int, hint: str | None = N
     return YamlSyntaxProblem(Problem(message, span, hint=hint, code="yaml-syntax"))
 
 
+def _text_after_quotes(line: str, col: int) -> str | None:
+    """The quoted text a value starts with, when the problem is text after it on the same line
+    ('value: "out" not in xs'); None otherwise."""
+    before = line[: max(col - 1, 0)].rstrip()
+    match = re.search(r""":\s+(("(?:[^"\\]|\\.)*")|('(?:[^']|'')*'))$""", before)
+    if match is None or not line[max(col - 1, 0):].strip():
+        return None
+    return match.group(1)
+
+
 def read_yaml(text: str, file: str) -> tuple[Any, Source]:
     """Parse YAML text; raise a located ``Problem`` (as a list) on syntax errors."""
     src = Source(file=file, lines=text.splitlines())
@@ -262,8 +272,14 @@ def read_yaml(text: str, file: str) -> tuple[Any, Source]:
         mark = exc.problem_mark or exc.context_mark
         if exc.context_mark is not None and mark is not None and mark.line >= len(src.lines):
             mark = exc.context_mark  # the end of the file: point at what was left open instead
+        line, col = _at(mark)
+        quoted = _text_after_quotes((src.line_text(line) or "") if line else "", col)
+        if quoted is not None:
+            raise _syntax(src, f"YAML syntax error: more text after the quoted text {quoted}", line, col,
+                          f"YAML reads {quoted} as the whole value: put the whole value in quotes, with \\\" "
+                          "inside, or write it as a block ('value: |' and the text on the next line)") from None
         msg = _author_words(exc.problem or exc.context or "invalid YAML")
-        raise _syntax(src, f"YAML syntax error: {msg}", *_at(mark),
+        raise _syntax(src, f"YAML syntax error: {msg}", line, col,
                       "check the indentation and that every ':' in text is inside quotes") from None
     except yaml.reader.ReaderError as exc:
         # a character YAML does not allow (a control character, binary data): locate it

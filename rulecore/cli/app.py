@@ -259,7 +259,7 @@ def _summary_table(result: SimulationResult) -> Table:
             "Unfinished games",
             f"{result.unfinished} (stopped after {result.max_decisions} decisions)",
         )
-    table.add_row("Mean rounds", "-" if rounds is None else f"{rounds:.2f}")
+    table.add_row(f"Mean {result.round_label}s", "-" if rounds is None else f"{rounds:.2f}")
     table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
     table.add_row("Games per second", f"{result.games_per_second:.1f}")
     table.add_row("Wall time (s)", f"{result.wall_time:.2f}")
@@ -269,8 +269,8 @@ def _summary_table(result: SimulationResult) -> Table:
 def _cards_table(result: SimulationResult, limit: int) -> Table | None:
     """The most used cards (``limit`` of them); None if hidden or no game reports card uses."""
     stats = result.card_stats
-    if limit <= 0 or not stats:
-        return None
+    if limit <= 0 or not stats or not any(card.uses_per_game for card in stats):
+        return None  # (a game whose cards have no abilities: every row would be 0)
     shown = stats[:limit]
     which = f"top {len(shown)} of {len(stats)}" if len(shown) < len(stats) else f"all {len(stats)}"
     table = Table(
@@ -587,7 +587,7 @@ def _ask(out: Console, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | N
         return pairs[number - 1][0]
 
 
-def _score_table(result: Mapping[str, Any], players: int) -> Table | None:
+def _score_table(result: Mapping[str, Any], players: int, round_label: str = "round") -> Table | None:
     """Round-by-round scores and totals per seat, when the result has them."""
     totals = result.get("totals")
     rounds = result.get("round_scores")
@@ -600,7 +600,7 @@ def _score_table(result: Mapping[str, Any], players: int) -> Table | None:
         table.add_column(_seat_name(seat, look), justify="right")
     for number, row in enumerate(rounds if isinstance(rounds, (list, tuple)) else [], 1):
         if isinstance(row, (list, tuple)):
-            table.add_row(f"Round {number}", *(_fmt(v, look) for v in row))
+            table.add_row(f"{round_label[:1].upper()}{round_label[1:]} {number}", *(_fmt(v, look) for v in row))
     if isinstance(totals, (list, tuple)):
         table.add_row("Total", *(_fmt(v, look) for v in totals), style="bold")
     return table
@@ -615,7 +615,8 @@ def _show_result(out: Console, state: Any, players: int) -> None:
         out.print(Text(f"Winner{'s' if len(winners) > 1 else ''}: {names}", style="bold"))
     else:
         out.print(Text("No winner.", style="bold"))
-    table = _score_table(result, players)
+    label = getattr(getattr(getattr(state, "rules", None), "cardset", None), "round_label", "round")
+    table = _score_table(result, players, str(label))
     if table is not None:
         out.print(table)
     shown = {"totals", "round_scores", "winners"} if table is not None else {"winners"}

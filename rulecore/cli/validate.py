@@ -1,9 +1,10 @@
 """``rulecore validate``: every problem of the card files and folders given, each checked like a
-load plus a game made for the fewest and the most players; every problem collected, never a
-traceback."""
+load plus a game made for the fewest and the most players, and a short random game of each in
+which the heuristic is worked out at every decision; every problem collected, never a traceback."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -154,18 +155,74 @@ def _first_line(path: Path) -> str | None:
         return None
 
 
+SMOKE_DECISIONS = 300  # decisions of the smoke game played for each player count
+
+
 def _try_games(cs: Cardset) -> list[Problem]:
-    """Make a game with the fewest and the most players (default options): the set-up data must fit."""
+    """Make a game with the fewest and the most players (default options): the set-up data must fit.
+    Then play a short seeded game of random moves, working out the heuristic for every seat at
+    every decision, as a search bot would."""
     out: list[Problem] = []
     for players in sorted({cs.min_players, cs.max_players}):
         try:
-            Game(cs, players)
+            game = Game(cs, players)
         except RulecoreError as exc:
             out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
+            continue
         except Exception as exc:  # noqa: BLE001 - reported, never raised
             out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
                                Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
+            continue
+        problem = _smoke_game(cs, game, players)
+        if problem is not None:
+            out.append(problem)
     return out
+
+
+def _smoke_game(cs: Cardset, game: Game, players: int) -> Problem | None:
+    """The first problem of a short random game (seed 0), the heuristic worked out at every decision."""
+    rng = random.Random(0)
+    decisions = 0
+    try:
+        state = game.new_game(seed=0)
+        while True:
+            for seat in range(players if cs.heuristic is not None else 0):
+                try:
+                    state.heuristic(seat)
+                except RulecoreError as exc:
+                    return Problem(f"the heuristic cannot be worked out for seat {seat} in a {players}-player "
+                                   f"game after {decisions} random decisions: {_bare(exc)}", _span_of(exc, cs),
+                                   "a search bot would stop here: guard values that may be none "
+                                   "(max_of of an empty hand is none), e.g. if_else(count(...) > 0, ..., 0)",
+                                   "heuristic")
+            if state.is_terminal() or decisions >= SMOKE_DECISIONS:
+                break
+            actions = state.legal_actions()
+            state.apply(actions[rng.randrange(len(actions))])
+            decisions += 1
+    except RulecoreError as exc:
+        return Problem(f"a random {players}-player game (seed 0) failed after {decisions} decisions: {_bare(exc)}",
+                       _span_of(exc, cs), "replay it with game.replay(0, actions) to see how it got there", "game")
+    except Exception as exc:  # noqa: BLE001 - a bug in rulecore, reported, never raised
+        return Problem(f"a random {players}-player game (seed 0) could not be played ({type(exc).__name__})",
+                       Span(cs.file), "this is a bug in rulecore: please report it with this file", "internal")
+    return None
+
+
+def _bare(exc: RulecoreError) -> str:
+    """The message of an error without the place it starts with (the problem shows the place)."""
+    text = str(exc)
+    span = getattr(exc, "span", None)
+    if isinstance(span, Span) and span.line:
+        where = f"{span}" + (f" (in {span.card})" if span.card else "") + ": "
+        if text.startswith(where):
+            return text[len(where):]
+    return text
+
+
+def _span_of(exc: RulecoreError, cs: Cardset) -> Span:
+    span = getattr(exc, "span", None)
+    return span if isinstance(span, Span) and span.line else Span(cs.file)
 
 
 def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import RuleError
 from ..lang import nodes as n
-from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
+from ..lang.functions import FUNCTIONS, cards_of, describe_value, in_words, items_of
 from ..lang.kinds import static_kind
 
 Fn = Callable[[Any], Any]
@@ -325,7 +325,7 @@ class Compiler:
                 try:
                     return impl(ctx, coll(ctx), keyfn)
                 except TypeError as exc:
-                    raise _located(node, f"{fname}(): {exc}") from None
+                    raise _located(node, f"{fname}(): {in_words(exc)}") from None
                 finally:
                     if old is _MISSING:
                         env.pop("$it", None)
@@ -336,7 +336,8 @@ class Compiler:
 
         def fail(ctx: Any, exc: Exception) -> RuleError:
             values = [a(ctx) for a in args]
-            return _located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}")
+            return _located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: "
+                            f"{in_words(exc)}")
 
         if len(args) == 1:
             (a0,) = args

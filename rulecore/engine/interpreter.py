@@ -20,7 +20,7 @@ import attrs
 
 from ..lang import nodes as n
 from ..lang.nodes import children
-from ..lang.functions import cards_of, describe_value, items_of
+from ..lang.functions import Unfit, cards_of, describe_value, in_words, items_of, ordered
 from ..errors import RuleError
 
 if TYPE_CHECKING:
@@ -98,8 +98,7 @@ def run(state: "State") -> None:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # effect text the checker could not rule out at load time; name where it happened
-            raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
-                            getattr(frame[0], "span", None)) from exc
+            raise RuleError(f"cannot carry this out: {in_words(exc)}", getattr(frame[0], "span", None)) from exc
     if not stack and not state.terminal:
         state.finish()
 
@@ -216,6 +215,27 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     state.shuffle(_zone(state, node, node.zone, env, "shuffle"))
 
 
+def s_sort(state: "State", node: n.Sort, env: dict) -> None:
+    zone = _zone(state, node, node.zone, env, "sort")
+    cards = state.zones[zone]
+    key = state.rules.compiler.cache[id(node.key)]
+    ctx = _ctx(state, env)
+    had, old = "$it" in env, env.get("$it")
+    pairs = []
+    for card in cards:
+        env["$it"] = card
+        pairs.append((card, key(ctx)))
+    if had:
+        env["$it"] = old
+    else:
+        env.pop("$it", None)
+    try:
+        cards[:] = ordered(pairs)
+    except Unfit as exc:
+        raise RuleError(f"'sort' {exc}", node.span) from None
+    state.emit("sort", f"{state.zone_label(zone)} is sorted", zone=zone)
+
+
 def s_fail(state: "State", node: n.Fail, env: dict) -> None:
     raise RuleError(str(ev(state, node.message, env)), node.span)
 
@@ -298,6 +318,7 @@ SIMPLE: dict[type, Callable[["State", Any, dict], None]] = {
     n.CounterOp: s_counter,
     n.Move: s_move,
     n.Shuffle: s_shuffle,
+    n.Sort: s_sort,
     n.Rotate: s_rotate,
     n.Flip: s_flip,
     n.Fail: s_fail,
@@ -333,7 +354,7 @@ def h_block(state: "State", frame: Frame) -> None:
             try:
                 run_simple(state, stmt, env)
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}", stmt.span) from exc
+                raise RuleError(f"cannot carry this out: {in_words(exc)}", stmt.span) from exc
             continue
         if pc < end:
             stack[-1] = (node, pc, None, env)
@@ -501,7 +522,8 @@ def h_rounds(state: "State", frame: Frame) -> None:
             state.stack.pop()
             return
     state.round += 1
-    state.emit("round", f"Round {state.round} begins", round=state.round)
+    label = state.rules.cardset.round_label
+    state.emit("round", f"{label[:1].upper()}{label[1:]} {state.round} begins", round=state.round)
     state.stack[-1] = (node, 1, None, env)
     state.stack.append((node.body, 0, None, env))
 
@@ -576,6 +598,15 @@ def _chooser(state: "State", node: Any, env: dict) -> int:
     return who
 
 
+def _prompt(state: "State", node: Any, env: dict) -> str | None:
+    """The prompt of a choice: its literal text, or the text it joins with '+' worked out now."""
+    prompt = node.prompt
+    if prompt is None or type(prompt) is str:
+        return prompt
+    value = ev(state, prompt, env)
+    return value if type(value) is str else state.rules.text(value, None)
+
+
 def h_choose(state: "State", frame: Frame) -> None:
     node, pc, data, env = frame
     rules = state.rules
@@ -623,7 +654,7 @@ def h_choose(state: "State", frame: Frame) -> None:
         _pick(state, frame, node, data, options[0][1])
         return
     chooser = _chooser(state, node, env)
-    prompt = node.prompt or f"Choose {node.kind}"
+    prompt = _prompt(state, node, env) or f"Choose {node.kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
@@ -696,7 +727,7 @@ def h_menu(state: "State", frame: Frame) -> None:
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
+    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

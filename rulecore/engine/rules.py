@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping
 
 from ..cardset.loader import Cardset
 from ..lang import nodes as n
+from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import walk
 from . import interpreter as interp
 from .compiler import Compiler
@@ -136,7 +137,7 @@ class Rules:
 
     def usable(self, ctx: Any, card: int, ability: str, *user: Any) -> bool:
         if type(card) is not int:
-            raise TypeError(f"usable() needs a card, got {card!r}")
+            raise Unfit(f"usable() needs a card, got {describe_value(card)}")
         a = self.defs[self.instance_type[card]].abilities.get(ability)
         if a is None:
             return False

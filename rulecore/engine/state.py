@@ -18,6 +18,7 @@ from . import interpreter as interp
 from . import knowledge
 from . import resample as _resample
 from ..lang import nodes as n
+from ..lang.functions import describe_value
 from .interpreter import Ctx, Decision, Option
 from .rng import Rng
 from .rules import Rules
@@ -143,6 +144,9 @@ class State:
         if expr is None:
             return 0.0
         value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
+        if type(value) not in (int, bool):
+            raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
+                            getattr(expr, "span", None))
         return float(value)
 
     # ------------------------------------------------------------------ information
@@ -192,7 +196,7 @@ class State:
             "current_player": self.current_player,
             "zones": zones,
             "counters": counters,
-            "vars": dict(self.vars),
+            "vars": {k: v for k, v in self.vars.items() if k not in rules.cardset.hidden_vars},
             "player_marks": [list(m) for m in self.player_marks],
             "decision": decision,
             "terminal": self.terminal,
@@ -624,9 +628,11 @@ class State:
 
     def mark_player(self, player: int, mark: str, remove: bool) -> None:
         marks = self.player_marks[player]
+        if (mark in marks) != remove:
+            return  # nothing changes, so nothing is logged
         if remove:
             self.player_marks[player] = tuple(m for m in marks if m != mark)
-        elif mark not in marks:
+        else:
             self.player_marks[player] = marks + (mark,)
         verb = "loses" if remove else "gets"
         self.emit("mark", f"{self.player_label(player)} {verb} '{mark}'", player=player, mark=mark, removed=remove)

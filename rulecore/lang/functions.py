@@ -26,10 +26,39 @@ class Sig:
     per_item: bool = False
 
 
+class Unfit(TypeError):
+    """A value that does not fit where it is used, said in the language's words (the message is for people)."""
+
+
+_PLAIN = {
+    KeyError: "it names something this game does not have",
+    IndexError: "a position past the end of a collection",
+    RecursionError: "effects call each other too deeply",
+}
+
+
+def in_words(exc: BaseException) -> str:
+    """What went wrong, for people: the message of an ``Unfit``, else a plain sentence (never Python's text)."""
+    if isinstance(exc, Unfit):
+        return str(exc)
+    for kind, words in _PLAIN.items():
+        if isinstance(exc, kind):
+            return words
+    return "a value here is not of the kind this needs (a number, text, card, player, zone or collection)"
+
+
+def _zone_cards(ctx: Any, value: str) -> list[int]:
+    cards = ctx.state.zones.get(value)
+    if cards is None:
+        hint = " (write none without quotes for no value)" if value.lower() in ("none", "null", "~") else ""
+        raise Unfit(f"the text {value!r} is not a zone, and only a zone holds cards{hint}")
+    return cards
+
+
 def cards_of(ctx: Any, value: Any) -> tuple[int, ...]:
     """Cards of a zone key, a single card, a collection, or none."""
     if type(value) is str:
-        return tuple(ctx.state.zones[value])
+        return tuple(_zone_cards(ctx, value))
     if type(value) is tuple:
         return value
     if value is None:
@@ -38,12 +67,12 @@ def cards_of(ctx: Any, value: Any) -> tuple[int, ...]:
         return (value,)
     if type(value) is list:
         return tuple(value)
-    raise TypeError(f"expected cards, got {describe_value(value)}")
+    raise Unfit(f"expected cards, got {describe_value(value)}")
 
 
 def items_of(ctx: Any, value: Any) -> tuple[Any, ...]:
     if type(value) is str:
-        return tuple(ctx.state.zones[value])
+        return tuple(_zone_cards(ctx, value))
     if type(value) is tuple:
         return value
     if type(value) is list:
@@ -69,7 +98,7 @@ def describe_value(value: Any) -> str:
 
 def _count(ctx: Any, value: Any) -> int:
     if type(value) is str:
-        return len(ctx.state.zones[value])
+        return len(_zone_cards(ctx, value))
     if value is None:
         return 0
     if isinstance(value, (tuple, list)):
@@ -166,6 +195,21 @@ def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., A
     return impl
 
 
+def order_key(value: Any) -> tuple[int, Any]:
+    """How 'sort' and sorted() order values: numbers (or texts) in their order, none after them all."""
+    return (1, 0) if value is None else (0, value)
+
+
+def ordered(pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """The items in order of their values (a stable sort); an Unfit when the values cannot be compared."""
+    try:
+        return [item for item, _ in sorted(pairs, key=lambda pair: order_key(pair[1]))]
+    except TypeError:
+        kinds = sorted({describe_value(v).split(" (")[0] for _, v in pairs})
+        raise Unfit(f"cannot put {' and '.join(kinds)} in one order: sort by numbers, or by texts, "
+                    "or by a list of them ([it.suit, it.rank])") from None
+
+
 def _lowest(pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
     if not pairs:
         return ()
@@ -190,7 +234,11 @@ def _types(ctx: Any, cards: Any) -> tuple[str, ...]:
 
 
 def _owner(ctx: Any, zone: Any) -> Any:
-    return ctx.rules.zone_owner.get(zone) if type(zone) is str else None
+    if zone is None:
+        return None
+    if type(zone) is not str or zone not in ctx.rules.zone_owner:
+        raise Unfit(f"owner() needs a zone, got {describe_value(zone)}; for a card, owner(zone_of(c))")
+    return ctx.rules.zone_owner[zone]
 
 
 def _cards(ctx: Any, value: Any) -> tuple[int, ...]:
@@ -211,7 +259,7 @@ def _shared_props(ctx: Any, a: Any, b: Any, *props: str) -> int:
 
 def _prop(ctx: Any, card: Any, name: str) -> Any:
     if type(card) is not int:
-        raise TypeError(f"prop() needs a card, got {describe_value(card)}")
+        raise Unfit(f"prop() needs a card, got {describe_value(card)}")
     return ctx.rules.card_prop(card, name)
 
 
@@ -291,7 +339,7 @@ def _in_zones(ctx: Any, *names: str) -> tuple[int, ...]:
     for name in names:
         keys = ctx.rules.zone_keys.get(name)
         if keys is None:
-            raise KeyError(f"no zone {name!r}")
+            raise Unfit(f"the text {name!r} is not a zone of this game")
         for key in keys:
             out.extend(zones[key])
     return tuple(out)
@@ -299,13 +347,13 @@ def _in_zones(ctx: Any, *names: str) -> tuple[int, ...]:
 
 def _zone_of(ctx: Any, card: Any) -> str:
     if type(card) is not int:
-        raise TypeError(f"zone_of() needs a card, got {describe_value(card)}")
+        raise Unfit(f"zone_of() needs a card, got {describe_value(card)}")
     return ctx.state.where[card]
 
 
 def _player_marks(ctx: Any, player: Any) -> tuple[str, ...]:
     if type(player) is not int:
-        raise TypeError(f"player_marks() needs a player, got {describe_value(player)}")
+        raise Unfit(f"player_marks() needs a player, got {describe_value(player)}")
     return ctx.state.player_marks[player]
 
 
@@ -315,21 +363,21 @@ def _if_else(ctx: Any, cond: Any, a: Any, b: Any) -> Any:
 
 def _clockwise_from(ctx: Any, player: Any) -> tuple[int, ...]:
     if type(player) is not int:
-        raise TypeError(f"clockwise_from() needs a player, got {describe_value(player)}")
+        raise Unfit(f"clockwise_from() needs a player, got {describe_value(player)}")
     n = ctx.rules.players
     return tuple((player + k) % n for k in range(n))
 
 
 def _split(ctx: Any, text: Any, sep: str = ",") -> tuple[str, ...]:
     if type(text) is not str:
-        raise TypeError(f"split() needs a text, got {describe_value(text)}")
+        raise Unfit(f"split() needs a text, got {describe_value(text)}")
     return tuple(part.strip() for part in text.split(sep) if part.strip())
 
 
 def _item(ctx: Any, collection: Any, index: Any) -> Any:
     items = items_of(ctx, collection)
     if type(index) is not int:
-        raise TypeError(f"item() needs a whole number as index, got {describe_value(index)}")
+        raise Unfit(f"item() needs a whole number as index, got {describe_value(index)}")
     return items[index] if -len(items) <= index < len(items) else None
 
 
@@ -337,7 +385,7 @@ def _option(ctx: Any, name: str) -> Any:
     try:
         return ctx.rules.options[name]
     except KeyError:
-        raise KeyError(f"no option {name!r}") from None
+        raise Unfit(f"there is no option {name!r}") from None
 
 
 FUNCTIONS: dict[str, Sig] = {
@@ -455,6 +503,14 @@ FUNCTIONS: dict[str, Sig] = {
         "highest(collection, value of it)",
         "The items whose value is the highest (all of them on a tie).",
         _per_item(_highest),
+        per_item=True,
+    ),
+    "sorted": Sig(
+        2,
+        2,
+        "sorted(collection, value of it)",
+        "The items in order of the value, lowest first (ties keep their order; none comes last).",
+        _per_item(lambda pairs: tuple(ordered(pairs))),
         per_item=True,
     ),
     "any": Sig(

@@ -89,7 +89,7 @@ def static_kind(expr: Any) -> str | None:
             return "set"
         if expr.func in _CARD_FUNCS and expr.args:
             return static_kind(expr.args[0]) or ("card" if expr.func != "random" else None)
-        if expr.func in ("lowest", "highest") and expr.args:
+        if expr.func in ("lowest", "highest", "sorted") and expr.args:
             return static_kind(expr.args[0])
     if isinstance(expr, n.ListExpr) and expr.items:
         kinds = {static_kind(i) for i in expr.items}

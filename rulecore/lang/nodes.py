@@ -239,6 +239,15 @@ class Shuffle(Stmt):
 
 
 @attrs.frozen
+class Sort(Stmt):
+    """``sort ZONE by KEY``: the zone's cards in order of KEY (worked out with ``it`` = each card), lowest on top."""
+
+    zone: Expr
+    key: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
 class Rotate(Stmt):
     """``rotate NAME [counterclockwise]``: each player's zone NAME passes to the next player at once."""
 
@@ -377,7 +386,7 @@ class Choose(Stmt):
     count: Optional[Expr]
     source: Expr
     chooser: Optional[Expr]
-    prompt: Optional[str]
+    prompt: Union[str, Expr, None]  # a literal text, or a text joined with '+' to more (worked out when asked)
     span: Span = _span()
 
 
@@ -422,7 +431,7 @@ class Menu(Stmt):
     """
 
     chooser: Optional[Expr]
-    prompt: Optional[str]
+    prompt: Union[str, Expr, None]  # as in Choose
     items: tuple[MenuItem, ...]
     always: bool = False
     span: Span = _span()
@@ -506,7 +515,7 @@ class Rounds(Stmt):
     span: Span = _span()
 
 
-SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
+SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Sort, Rotate, Reveal, Hide, Look, ExtraTurn, Say, Mark)
 """Statements that never pause and never push frames: run inline by a block."""
 
 

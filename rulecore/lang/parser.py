@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -40,7 +41,7 @@ BUILTIN_NAMES = {
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
     while repeat break call use choose exactly up by option label when take another turn turns
-    skipping until end game say where signal rotate always answers mark unmark simultaneously pass fail as or and not true false none left right of clockwise
+    skipping until end game say where signal rotate always answers mark unmark simultaneously pass fail sort as or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
@@ -240,6 +241,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def shuffle_stmt(self, meta: Any, zone: n.Expr) -> n.Shuffle:
         return n.Shuffle(zone, self._span(meta))
 
+    def sort_stmt(self, meta: Any, zone: n.Expr, key: n.Expr) -> n.Sort:
+        return n.Sort(zone, key, self._span(meta))
+
     def reveal_stmt(self, meta: Any, zone: n.Expr) -> n.Reveal:
         return n.Reveal(zone, self._span(meta))
 
@@ -333,8 +337,14 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def by(self, meta: Any, who: n.Expr) -> n.Expr:
         return who
 
-    def prompt(self, meta: Any, text: Token) -> str:
-        return _unquote(str(text))
+    def prompt(self, meta: Any, text: Token, *parts: n.Expr) -> str | n.Expr:
+        """A literal prompt stays a str; one joined with '+' is the expression (a text, then each part)."""
+        if not parts:
+            return _unquote(str(text))
+        value: n.Expr = n.Literal(_unquote(str(text)), self._tok_span(text))
+        for part in parts:
+            value = n.BinOp("+", value, part, self._span(meta))
+        return value
 
     def menu_stmt(self, meta: Any, by: Any, prompt: Any, always: Any, *items: Any) -> n.Menu:
         return n.Menu(by, prompt, tuple(items), always is not None, self._span(meta))
@@ -535,6 +545,13 @@ def parse_effect(
     return block, builder.problems
 
 
+def _after_choice(text: str, pos: int) -> bool:
+    """Whether ``pos`` is right after the chooser or the source of a 'choose' on its line, where a
+    prompt may come: the likely mistake is a prompt that is not a quoted text."""
+    line = text[text.rfind("\n", 0, max(pos, 0)) + 1: max(pos, 0)]
+    return re.search(r"\bchoose\b(?:[^\"{]*\bfrom\b[^\"{]*|\s+by\s+[^\"{]*)$", line) is not None
+
+
 def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) -> Problem:
     line = getattr(exc, "line", 0) or 0
     column = getattr(exc, "column", 0) or 0
@@ -557,5 +574,7 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
         hint = f"expected {expected}" if expected else None
         if str(tok) in KEYWORDS and "NAME" in accepts:
             hint = f"'{tok}' is a reserved word; pick another name"
+        elif tok.type in ("NAME", "LPAR", "NUMBER") and _after_choice(text, exc.pos_in_stream or 0):
+            hint = 'a prompt is a quoted text, which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
         return Problem(f"unexpected {got} in effect text", span, hint, "effect-syntax")
     return Problem("effect text ends too early", span, "a '{' or '(' may be missing its closing partner", "effect-syntax")

@@ -230,6 +230,8 @@ class SimulationResult:
     max_decisions: int = DEFAULT_MAX_DECISIONS
     wall_time: float = field(default=0.0, compare=False)
     options_in_force: Mapping[str, Any] = field(default_factory=dict)
+    #: what the game calls a round ('hand', 'deal'; flow.rounds.label), for tables
+    round_label: str = "round"
 
     @property
     def games(self) -> int:
@@ -326,6 +328,7 @@ class SimulationResult:
             "max_decisions": self.max_decisions,
             "mean_totals": None if mean_totals is None else list(mean_totals),
             "mean_rounds": self.mean_rounds,
+            "round_label": self.round_label,
             "mean_decisions": self.mean_decisions,
             "cooperative": self.cooperative,
             "team_win_rate": self.team_win_rate,
@@ -439,6 +442,8 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
         totals = result.get("totals")
         rounds = result.get("rounds")
         uses = result.get("card_uses")
+        if uses is not None:  # every card type in play, those nobody used (or that have no ability) too
+            uses = {**{t: [0] * job.players for t in _card_types(game)}, **uses}
         return GameRecord(
             index=index,
             seed=seed,
@@ -453,6 +458,12 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
     except rulecore.RulecoreError as exc:
         actions = tuple(state.history) if state is not None else ()
         return _Failure(index, seed, f"{type(exc).__name__}: {exc}", type(exc).__name__, actions)
+
+
+def _card_types(game: SimGame) -> tuple[str, ...]:
+    """The card types in play in a rulecore game (after include_if), in the cardset's order; () for others."""
+    types = getattr(getattr(game, "rules", None), "instance_type", None)  # a rulecore Game's, or a stand-in's
+    return tuple(dict.fromkeys(types)) if isinstance(types, tuple) else ()
 
 
 def _play_chunk(game: SimGame, job: _Job, indices: Sequence[int]) -> list[_Outcome]:
@@ -723,4 +734,5 @@ def simulate(
         max_decisions=max_decisions,
         wall_time=wall,
         options_in_force=in_force,
+        round_label=str(getattr(game_cardset, "round_label", None) or "round"),
     )
