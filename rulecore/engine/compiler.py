@@ -170,7 +170,8 @@ class Compiler:
             card = obj(ctx)
             if type(card) is not int:
                 raise _located(node, f"'.{name}' needs a card, got {describe_value(card)}")
-            return ctx.rules.card_prop(card, name)
+            table = ctx.rules.prop_tables.get(name)
+            return table[card] if table is not None else ctx.rules.card_prop(card, name)
 
         return attr
 

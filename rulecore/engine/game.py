@@ -97,7 +97,7 @@ class Game:
         s.faceup = set()
         s.facedown = set()
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
-        s.decision = None
+        s.asking = None
         s.pending_values = ()
         s.history = []
         s.log = []

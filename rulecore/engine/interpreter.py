@@ -89,7 +89,7 @@ def run(state: "State") -> None:
     """Run until a decision is pending or the game is over."""
     stack = state.stack
     handlers = HANDLERS
-    while stack and state.decision is None:
+    while stack and state.asking is None:
         frame = stack[-1]
         try:
             handlers[type(frame[0])](state, frame)
@@ -106,7 +106,7 @@ def run(state: "State") -> None:
 def resume(state: "State", index: int) -> None:
     """Answer the pending decision with option ``index`` and run on."""
     frame = state.stack[-1]
-    state.decision = None
+    state.asking = None
     RESUMERS[type(frame[0])](state, frame, index)
     run(state)
 

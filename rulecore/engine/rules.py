@@ -76,6 +76,14 @@ class Rules:
             types.extend([cid] * card.count)
         self.instance_type: tuple[str, ...] = tuple(types)
         self._names = tuple(self.defs[t].name for t in types)
+        # static card facts as tables indexed by instance id: property name -> value per card
+        prop_names = {p for d in self.defs.values() for p in d.props}
+        self.prop_tables: dict[str, tuple[Any, ...]] = {
+            p: tuple(self.defs[t].props.get(p) for t in types) for p in sorted(prop_names)
+        }
+        self.prop_tables["type"] = self.instance_type
+        self.prop_tables["name"] = self._names
+        self.prop_tables["tags"] = tuple(self.defs[t].tags for t in types)
         self._group_labels: dict[tuple[str, ...], str] = {}  # a memo of pure labels, never part of a state
 
         # triggers: event -> zone -> card type -> ability
@@ -117,15 +125,11 @@ class Rules:
         return self._names[card]
 
     def card_prop(self, card: int, prop: str) -> Any:
-        t = self.instance_type[card]
-        if prop == "type":
-            return t
-        d = self.defs[t]
-        if prop == "name":
-            return d.name
-        if prop == "tags":
-            return d.tags
-        return d.props.get(prop)
+        table = self.prop_tables.get(prop)
+        if table is None:
+            self.instance_type[card]  # an unknown card still fails as before
+            return None
+        return table[card]
 
     def usable(self, ctx: Any, card: int, ability: str, *user: Any) -> bool:
         if type(card) is not int:

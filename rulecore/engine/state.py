@@ -48,7 +48,9 @@ class State:
     faceup: set[int]  # cards shown to everyone wherever they are
     facedown: set[int]  # cards hidden from everyone even in a zone others may see
     stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
-    decision: Decision | None
+    # the pending decision as plain tuples: (player, prompt, actions, kind, labels); ``decision``
+    # builds the documented attrs ``Decision`` from it only when it is read
+    asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events
@@ -72,32 +74,51 @@ class State:
 
     # ------------------------------------------------------------------ API
     @property
+    def decision(self) -> Decision | None:
+        """The pending choice (who chooses, the prompt, the labelled options); None when the game is over."""
+        asking = self.asking
+        if asking is None:
+            return None
+        player, prompt, actions, kind, labels = asking
+        return Decision(player, prompt, tuple(map(Option, actions, labels)), kind)
+
+    @decision.setter
+    def decision(self, value: Decision | None) -> None:
+        if value is None:
+            self.asking = None
+        else:
+            self.asking = (value.player, value.prompt, tuple(o.action for o in value.options), value.kind,
+                           tuple(o.label for o in value.options))
+
+    @property
     def current_player(self) -> int | None:
         """The seat whose decision is pending; None when the game is over."""
-        return self.decision.player if self.decision is not None else None
+        asking = self.asking
+        return asking[0] if asking is not None else None
 
     def legal_actions(self) -> list[str]:
         """The actions ``apply`` accepts now (empty when the game is over)."""
-        if self.decision is None:
+        asking = self.asking
+        if asking is None:
             return []
-        return [o.action for o in self.decision.options]
+        return list(asking[2])
 
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        decision = self.decision
-        if decision is None:
+        asking = self.asking
+        if asking is None:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-        index = -1
-        for i, option in enumerate(decision.options):
-            if option.action == action:
-                index = i
-                break
+        actions = asking[2]
+        try:
+            index = actions.index(action)
+        except ValueError:
+            index = -1
         if index < 0:
-            shown = ", ".join(repr(o.action) for o in decision.options[:12])
-            more = ", ..." if len(decision.options) > 12 else ""
+            shown = ", ".join(repr(a) for a in actions[:12])
+            more = ", ..." if len(actions) > 12 else ""
             raise IllegalActionError(
-                f"{action!r} is not legal now; {self.player_label(decision.player)} must choose one of: {shown}{more}"
-            )
+                f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
+            ) from None
         snapshot = self.clone() if self.arranged else None
         self.history.append(action)
         try:
@@ -171,12 +192,12 @@ class State:
             elif cdef.visibility == "owner" and cdef.per_player:
                 counters[name] = {str(player): values[player]}
         decision = None
-        if self.decision is not None:
-            d = self.decision
-            decision = {"player": d.player}
-            if d.player == player:
+        if self.asking is not None:
+            chooser, prompt, _, kind, labels = self.asking
+            decision = {"player": chooser}
+            if chooser == player:
                 # others see only who is deciding: the prompt or options could hint at a hidden hand
-                decision.update(prompt=d.prompt, kind=d.kind, options=[o.label for o in d.options])
+                decision.update(prompt=prompt, kind=kind, options=list(labels))
         return {
             "game": rules.cardset.name,
             "player": player,
@@ -307,11 +328,11 @@ class State:
             self.player_marks[seat] = tuple(words)
         self.arranged = True
         self.emit("arrange", "The table is arranged for a scenario")
-        if self.decision is not None and self.stack:
+        if self.asking is not None and self.stack:
             node, pc, data, env = self.stack[-1]
             if type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1])):
                 # a menu, or a choice with nothing picked yet: ask again for the new layout
-                self.decision = None
+                self.asking = None
                 self.stack[-1] = (node, 0, None, env)
                 interp.run(self)
 
@@ -345,7 +366,7 @@ class State:
                 copy = envs[id(env)] = dict(env)
             stack.append((node, pc, data, copy))
         new.stack = stack
-        new.decision = self.decision
+        new.asking = self.asking
         new.pending_values = self.pending_values
         new.history = self.history[:]
         new.log = self.log[:]
@@ -392,12 +413,12 @@ class State:
             "frames": frames,
             "envs": envs,
             "decision": None
-            if self.decision is None
+            if self.asking is None
             else {
-                "player": self.decision.player,
-                "prompt": self.decision.prompt,
-                "kind": self.decision.kind,
-                "options": [[o.action, o.label] for o in self.decision.options],
+                "player": self.asking[0],
+                "prompt": self.asking[1],
+                "kind": self.asking[3],
+                "options": [[a, lbl] for a, lbl in zip(self.asking[2], self.asking[4])],
                 "values": list(self.pending_values),
             },
             "history": self.history,
@@ -422,7 +443,8 @@ class State:
 
     # ------------------------------------------------------------------ used by the interpreter
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
-        self.decision = Decision(player, prompt, tuple(Option(label, label) for label in labels), kind)
+        labels = tuple(labels)
+        self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
         self.pending_values = values
 
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any) -> None:
@@ -430,17 +452,24 @@ class State:
         where = self.where
         target = zones[dest]
         cards = list(cards)
-        was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
+        events = self.record_events
+        # seen face up by everyone as it left (only the event log needs it)
+        was_up = {c for c in cards if c in self.faceup} if events and self.faceup else frozenset()
         sources: dict[str, list[int]] = {}
+        # how the cards lie: nothing to do when no card lies face up or down and none is turned
+        lie = face is not None or self.faceup or self.facedown
+        sealing = self.sealing if face != "up" else None
         for c in cards:
             src = where[c]
             zones[src].remove(c)
-            sources.setdefault(src, []).append(c)
+            if events or self.revealed:
+                sources.setdefault(src, []).append(c)
             where[c] = dest
-            self._lie(c, face)
-            if face != "up" and self.sealing is not None:
+            if lie:
+                self._lie(c, face)
+            if sealing is not None:
                 # moved in a sealed part: only its player sees it until all parts are done
-                self.sealed_cards[c] = self.sealing
+                self.sealed_cards[c] = sealing
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -453,7 +482,7 @@ class State:
             self.revealed.discard(dest)
             for src in sources:
                 self.revealed.discard(src)
-        if self.record_events:
+        if events:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
 
@@ -615,7 +644,7 @@ class State:
 
     def finish(self) -> None:
         self.terminal = True
-        self.decision = None
+        self.asking = None
         rules = self.rules
         winners = rules.fn(rules.cardset.winners)(Ctx(self, {"$you": None, "$this": None}))
         if type(winners) is int:
@@ -716,11 +745,12 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.stack = stack
     d = data["decision"]
     if d is None:
-        s.decision, s.pending_values = None, ()
+        s.asking, s.pending_values = None, ()
     else:
-        s.decision = Decision(int(d["player"]), d["prompt"], tuple(Option(a, lbl) for a, lbl in d["options"]), d["kind"])
+        pairs = [(str(a), str(lbl)) for a, lbl in d["options"]]
+        s.asking = (int(d["player"]), d["prompt"], tuple(a for a, _ in pairs), d["kind"], tuple(lbl for _, lbl in pairs))
         s.pending_values = tuple(int(v) for v in d["values"])
-        if len(s.pending_values) != len(s.decision.options):
+        if len(s.pending_values) != len(pairs):
             raise StateError("the saved decision is inconsistent")
     s.history = [str(a) for a in data["history"]]
     s.log = list(data["log"])
@@ -735,6 +765,6 @@ def _from_dict(game: "Game", data: Any) -> State:
         raise StateError("the saved player marks do not match the number of players")
     s.sealing = None if data["sealing"] is None else int(data["sealing"])
     s.sealed_cards = {int(c): int(p) for c, p in data["sealed_cards"].items()}
-    if not s.terminal and s.decision is None:
+    if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s
