@@ -45,17 +45,38 @@ _COMPARE = {
 class Compiler:
     def __init__(self, functions: Any = None) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
-        self.cache: dict[int, Fn] = {}
+        self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
+        self.closures: dict[int, Fn] = {}
+        self.generated: list[Generated] = []
         self._keep: list[Any] = []  # keeps nodes alive so their ids stay unique
 
     def __call__(self, node: Any) -> Fn:
+        """The function computing ``node``: generated code for the roots ``generate`` was given, a closure otherwise."""
         fn = self.cache.get(id(node))
+        if fn is None:
+            fn = self.closure(node)
+        return fn
+
+    def closure(self, node: Any) -> Fn:
+        fn = self.closures.get(id(node))
         if fn is None:
             method = getattr(self, "c_" + type(node).__name__)
             fn = method(node)
-            self.cache[id(node)] = fn
+            self.closures[id(node)] = fn
+            self.cache.setdefault(id(node), fn)
             self._keep.append(node)
         return fn
+
+    def generate(self, roots: list[Any], rules: Any, name: str) -> "Generated":
+        """Install generated functions for ``roots`` (see ``CodeGen``); each is written and compiled
+        the first time it runs, so a game pays only for the effects it reaches."""
+        gen = CodeGen(self, rules, name)
+        for node in roots:
+            if id(node) not in self.cache:
+                self.cache[id(node)] = gen.lazy(node, self.cache)
+                self._keep.append(node)
+        self.generated.append(gen.generated)
+        return gen.generated
 
     # ---- leaves
     def c_Literal(self, node: n.Literal) -> Fn:
@@ -366,4 +387,554 @@ def _text(ctx: Any, value: Any, kind: str | None = None) -> str:
     return ctx.rules.text(value, kind)
 
 
-__all__ = ["Compiler", "cards_of", "items_of"]
+# =========================================================================== generated source
+#
+# Expressions are compiled to Python source, one function per expression the statements
+# evaluate (a "root"), written into one module per game and ``compile()``d once.  Every
+# sub-expression becomes straight-line code on Python locals: ``it`` of a ``where`` or of a
+# per-item function is a loop variable, a user function is a Python function whose
+# parameters (and ``you``/``this``) are arguments, zone keys and card-property tables are
+# constants of the module, and ``count``/``first``/``in`` read a zone's list without copying
+# it.  Results are computed in the order the closures above compute them (each value is
+# stored in a temporary before the next is worked out), so random draws and errors come in
+# the same order.  A node kind this writer does not know is compiled by ``Compiler`` above
+# and called from the generated code (the fallback keeps new node kinds working).
+#
+# ``Generated.spans`` maps each line of the module to the span of the node it came from, so
+# an error inside generated code is reported at the effect text that caused it
+# (``span_of_traceback``).
+
+
+class _Writer:
+    """A small code writer: lines with indentation, and the node span of each line."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.spans: list[Any] = []
+        self.level = 0
+        self.span: Any = None
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.level + text)
+        self.spans.append(self.span)
+
+    def indent(self) -> None:
+        self.level += 1
+
+    def dedent(self) -> None:
+        self.level -= 1
+
+
+_SIMPLE_LITERALS = (int, str, bool, type(None))
+
+
+def _is_local(expr: str) -> bool:
+    """Whether generated text names a Python local (not a literal or a constant of the module)."""
+    return expr.isidentifier() and expr not in ("None", "True", "False") and expr[0] in "tpuy"
+
+
+class _Scope:
+    """How names read inside the function being written: ``it``, ``you``, ``this`` and variables."""
+
+    def __init__(self, it: str | None, you: str, this: str, params: dict[str, str] | None):
+        self.it = it  # the Python local holding ``it``, or None: read it from the locals dict
+        self.you = you  # a Python expression for ``you``
+        self.this = this
+        self.params = params  # inside a user function: parameter name -> Python local; else None
+
+    def with_it(self, local: str) -> "_Scope":
+        return _Scope(local, self.you, self.this, self.params)
+
+
+class Generated:
+    """The generated code of one game: its source pieces and, per piece, the span of each line."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pieces: dict[str, tuple[str, list[Any]]] = {}  # file name -> (source, span per line)
+
+    @property
+    def source(self) -> str:
+        return "\n".join(src for src, _ in self.pieces.values())
+
+    def span_at(self, filename: str, lineno: int) -> Any:
+        """The span of the effect text that line ``lineno`` of the piece ``filename`` was written for."""
+        piece = self.pieces.get(filename)
+        if piece is None or not 1 <= lineno <= len(piece[1]):
+            return None
+        return piece[1][lineno - 1]
+
+    def span_of_traceback(self, tb: Any) -> Any:
+        """The span of the innermost generated line in a traceback, or None."""
+        span = None
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename in self.pieces:
+                span = self.span_at(code.co_filename, tb.tb_lineno) or span
+            tb = tb.tb_next
+        return span
+
+
+class CodeGen:
+    """Writes the Python source of a game's expressions (see the comment above)."""
+
+    def __init__(self, compiler: "Compiler", rules: Any, name: str) -> None:
+        self.compiler = compiler
+        self.rules = rules
+        self.w = _Writer()
+        self.ns: dict[str, Any] = dict(_RUNTIME)
+        self._new_consts: dict[str, Any] = {}
+        self.generated = Generated(name)
+        self._consts: dict[Any, str] = {}  # (kind, key) -> name in the namespace
+        self._tmp = 0
+        self.user_fns: dict[str, str] = {}  # user function name -> Python function name
+        self._roots = 0
+        self.pending: list[_Writer] = []
+
+    # ---- names
+    def const(self, kind: str, key: Any, value: Any) -> str:
+        name = self._consts.get((kind, key))
+        if name is None:
+            name = self._consts[(kind, key)] = f"{kind}{len(self._consts)}"
+            self._new_consts[name] = value
+        return name
+
+    def node_const(self, node: Any) -> str:
+        return self.const("N", id(node), node)
+
+    def tmp(self) -> str:
+        self._tmp += 1
+        return f"t{self._tmp}"
+
+    # ---- functions
+    def root(self, node: Any) -> str:
+        """Write ``def eK(ctx)`` computing ``node``; returns its name."""
+        self._roots += 1
+        name = f"e{self._roots}"
+        w = self.w
+        w.span = getattr(node, "span", None)
+        w.line(f"def {name}(ctx):")
+        w.indent()
+        w.line("S = ctx.state")
+        w.line("E = ctx.env")
+        scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
+        result = self.ex(node, scope)
+        w.line(f"return {result}")
+        w.dedent()
+        return name
+
+    def user_function(self, fname: str) -> str:
+        name = self.user_fns.get(fname)
+        if name is not None:
+            return name
+        func = self.compiler.functions[fname]
+        name = self.user_fns[fname] = f"u_{len(self.user_fns)}"
+        # written into a writer of its own, then appended: it may be reached mid-function
+        outer, self.w = self.w, _Writer()
+        w = self.w
+        w.span = getattr(func.body, "span", None)
+        params = {p: f"p{i}" for i, p in enumerate(func.params)}
+        w.line(f"def {name}(ctx, you, this{''.join(', ' + v for v in params.values())}):")
+        w.indent()
+        w.line("S = ctx.state")
+        result = self.ex(func.body, _Scope(None, "you", "this", params))
+        w.line(f"return {result}")
+        w.dedent()
+        inner, self.w = self.w, outer
+        self.pending.append(inner)
+        return name
+
+    # ---- expressions: each writes lines and returns a Python expression (a local or a constant)
+    def ex(self, node: Any, sc: _Scope) -> str:
+        method = getattr(self, "g_" + type(node).__name__, None)
+        saved = self.w.span
+        self.w.span = getattr(node, "span", saved)
+        try:
+            if method is None:  # not known here: the closure compiler's function, called with ctx
+                fn = self.const("F", id(node), self.compiler.closure(node))
+                return self.store(f"{fn}(ctx)") if sc.it is None and sc.params is None else self._fallback(node, fn, sc)
+            return method(node, sc)
+        finally:
+            self.w.span = saved
+
+    def _fallback(self, node: Any, fn: str, sc: _Scope) -> str:
+        # the closure reads $it, $you, $this and variables from ctx.env: give it those of this place
+        t = self.tmp()
+        w = self.w
+        w.line(f"_env = ctx.env")
+        env = [f'"$you": {sc.you}', f'"$this": {sc.this}']
+        if sc.params is None:
+            env.insert(0, "**_env")
+        else:
+            env += [f"{p!r}: {v}" for p, v in sc.params.items()]
+        if sc.it is not None:
+            env.append(f'"$it": {sc.it}')
+        w.line(f"ctx.env = {{{', '.join(env)}}}")
+        w.line("try:")
+        w.line(f"    {t} = {fn}(ctx)")
+        w.line("finally:")
+        w.line("    ctx.env = _env")
+        return t
+
+    def store(self, expr: str) -> str:
+        t = self.tmp()
+        self.w.line(f"{t} = {expr}")
+        return t
+
+    def g_Literal(self, node: n.Literal, sc: _Scope) -> str:
+        v = node.value
+        if type(v) in _SIMPLE_LITERALS:
+            return repr(v)
+        return self.const("L", id(node), v)
+
+    def g_ListExpr(self, node: n.ListExpr, sc: _Scope) -> str:
+        items = [self.ex(i, sc) for i in node.items]
+        return self.store("(" + "".join(i + ", " for i in items) + ")")
+
+    def g_Var(self, node: n.Var, sc: _Scope) -> str:
+        if sc.params is not None:
+            local = sc.params.get(node.name)
+            if local is not None:
+                return local
+            return self.store(f"_no_value({self.node_const(node)}, {node.name!r})")
+        t = self.tmp()
+        self.w.line(f"{t} = E.get({node.name!r}, _MISSING)")
+        self.w.line(f"if {t} is _MISSING: _no_value({self.node_const(node)}, {node.name!r})")
+        return t
+
+    def g_Builtin(self, node: n.Builtin, sc: _Scope) -> str:
+        name = node.name
+        if name == "you":
+            return self.store(sc.you) if sc.params is None else sc.you
+        if name == "this":
+            return self.store(sc.this) if sc.params is None else sc.this
+        if name == "it":
+            if sc.it is not None:
+                return sc.it
+            if sc.params is not None:
+                return self.store('{}["$it"]')  # a user function has no 'it' of its caller
+            return self.store('E["$it"]')
+        if name == "players":
+            return self.const("C", "seats", self.rules.seats)
+        if name == "opponents":
+            you = self.store(sc.you) if sc.params is None else sc.you
+            opp = self.const("C", "opponents", self.rules.opponents)
+            self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
+            return self.store(f"{opp}[{you}]")
+        if name == "round":
+            return self.store("S.round")
+        if name == "player_count":
+            return repr(self.rules.players)
+        if name == "turn_player":
+            return self.store("S.turn_player")
+        if name == "phase":
+            return self.store("S.phase")
+        raise AssertionError(name)
+
+    def g_GameVar(self, node: n.GameVar, sc: _Scope) -> str:
+        return self.store(f"S.vars[{node.name!r}]")
+
+    def g_ZoneRef(self, node: n.ZoneRef, sc: _Scope) -> str:
+        if node.owner is None:
+            return repr(node.zone)
+        who = self.ex(node.owner, sc)
+        keys = self.rules.zone_keys[node.zone]
+        base = self.rules.zone_base[node.zone]
+        k = self.const("K", node.zone, keys)
+        idx = who if base == 0 else f"{who} - {base}"
+        self.w.line(f"if type({who}) is not int or not 0 <= {idx} < {len(keys)}: "
+                    f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
+        return self.store(f"{k}[{idx}]")
+
+    def g_CounterRef(self, node: n.CounterRef, sc: _Scope) -> str:
+        name = node.counter
+        if node.owner is None:
+            return self.store(f"S.counters[{name!r}][0]")
+        who = self.ex(node.owner, sc)
+        t = self.store(f"S.counters[{name!r}]")
+        self.w.line(f"if type({who}) is not int or not 0 <= {who} < len({t}): "
+                    f"_bad_counter_owner({self.node_const(node)}, {who})")
+        return self.store(f"{t}[{who}]")
+
+    def g_Attr(self, node: n.Attr, sc: _Scope) -> str:
+        card = self.ex(node.obj, sc)
+        name = node.name
+        nc = self.node_const(node)
+        if name == "face_up":
+            self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.face_up', {card})")
+            return self.store(f"{card} in S.faceup")
+        if name == "marks":
+            self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.marks', {card})")
+            return self.store(f"S.marks.get({card}, ())")
+        self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.{name}', {card})")
+        table = self.rules.prop_tables.get(name)
+        if table is None:
+            it = self.const("C", "instance_type", self.rules.instance_type)
+            self.w.line(f"{it}[{card}]")
+            return "None"
+        return self.store(f"{self.const('P', name, table)}[{card}]")
+
+    def _items(self, value: str, copy: bool) -> str:
+        """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
+        if not _is_local(value):  # a constant: a zone key, none, a number
+            return self.store(f"_items_of(ctx, {value})" if copy or value[:1] not in "'\"" else f"S.zones[{value}]")
+        t = self.tmp()
+        w = self.w
+        zone = f"S.zones[{value}]"
+        w.line(f"if type({value}) is tuple: {t} = {value}")
+        w.line(f"elif type({value}) is str: {t} = {'tuple(' + zone + ')' if copy else zone}")
+        w.line(f"elif type({value}) is list: {t} = {'tuple(' + value + ')' if copy else value}")
+        w.line(f"elif {value} is None: {t} = ()")
+        w.line(f"else: {t} = ({value},)")
+        return t
+
+    def g_Where(self, node: n.Where, sc: _Scope) -> str:
+        source = self.ex(node.source, sc)
+        items = self._items(source, copy=False)  # conditions never change zones
+        out = self.tmp()
+        it = self.tmp()
+        w = self.w
+        w.line(f"{out} = []")
+        w.line(f"for {it} in {items}:")
+        w.indent()
+        cond = self.ex(node.cond, sc.with_it(it))
+        w.line(f"if {cond}: {out}.append({it})")
+        w.dedent()
+        return self.store(f"tuple({out})")
+
+    def g_BinOp(self, node: n.BinOp, sc: _Scope) -> str:
+        a = self.ex(node.left, sc)
+        b = self.ex(node.right, sc)
+        t = self.tmp()
+        w = self.w
+        nc = self.node_const(node)
+        op = node.op
+        pyop = "//" if op == "/" else op
+        w.line(f"if type({a}) is int and type({b}) is int:")
+        if op in "/%":
+            w.line(f"    if {b} == 0: _div_zero({nc})")
+        w.line(f"    {t} = {a} {pyop} {b}")
+        w.line("else:")
+        w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b})")
+        return t
+
+    def g_Compare(self, node: n.Compare, sc: _Scope) -> str:
+        a = self.ex(node.left, sc)
+        b = self.ex(node.right, sc)
+        if node.op in ("==", "!="):
+            return self.store(f"{a} {node.op} {b}")
+        t = self.tmp()
+        w = self.w
+        w.line("try:")
+        w.line(f"    {t} = bool({a} {node.op} {b})")
+        w.line("except TypeError:")
+        w.line(f"    _cannot_compare({self.node_const(node)}, {a}, {b})")
+        return t
+
+    def g_Contains(self, node: n.Contains, sc: _Scope) -> str:
+        item = self.ex(node.item, sc)
+        coll = self.ex(node.collection, sc)
+        items = self._items(coll, copy=False)
+        return self.store(f"{item} {'not in' if node.negate else 'in'} {items}")
+
+    def _short(self, node: Any, sc: _Scope, on: str) -> str:
+        a = self.ex(node.left, sc)
+        t = self.store(f"bool({a})")
+        self.w.line(f"if {on}{t}:")
+        self.w.indent()
+        b = self.ex(node.right, sc)
+        self.w.line(f"{t} = bool({b})")
+        self.w.dedent()
+        return t
+
+    def g_And(self, node: n.And, sc: _Scope) -> str:
+        return self._short(node, sc, "")
+
+    def g_Or(self, node: n.Or, sc: _Scope) -> str:
+        return self._short(node, sc, "not ")
+
+    def g_Not(self, node: n.Not, sc: _Scope) -> str:
+        return self.store(f"not {self.ex(node.operand, sc)}")
+
+    def g_Neg(self, node: n.Neg, sc: _Scope) -> str:
+        v = self.ex(node.operand, sc)
+        self.w.line(f"if type({v}) is not int: _needs_number({self.node_const(node)}, {v})")
+        return self.store(f"-{v}")
+
+    def g_Seat(self, node: n.Seat, sc: _Scope) -> str:
+        p = self.ex(node.player, sc)
+        self.w.line(f"if type({p}) is not int: _needs_player_seat({self.node_const(node)}, {p})")
+        return self.store(f"({p} + {node.step}) % {self.rules.players}")
+
+    def g_UserCall(self, node: n.UserCall, sc: _Scope) -> str:
+        fname = self.user_function(node.func)
+        you = self.store(sc.you) if sc.params is None else sc.you
+        this = self.store(sc.this) if sc.params is None else sc.this
+        args = [self.ex(a, sc) for a in node.args]
+        params = self.compiler.functions[node.func].params
+        args = args[: len(params)] + ["None"] * (len(params) - len(args))
+        return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
+
+    def g_Call(self, node: n.Call, sc: _Scope) -> str:
+        sig = FUNCTIONS[node.func]
+        nc = self.node_const(node)
+        w = self.w
+        if sig.per_item:
+            coll = self.ex(node.args[0], sc)
+            key = f"k{self._tmp}"
+            self._tmp += 1
+            it = self.tmp()
+            w.line(f"def {key}({it}):")
+            w.indent()
+            value = self.ex(node.args[1], sc.with_it(it))
+            w.line(f"return {value}")
+            w.dedent()
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            w.line("try:")
+            w.line(f"    {t} = {impl}(ctx, {coll}, {key})")
+            w.line("except TypeError as exc:")
+            w.line(f"    _call_failed_per_item({nc}, exc)")
+            return t
+        args = [self.ex(a, sc) for a in node.args]
+        if node.func == "count" and len(args) == 1 and _is_local(args[0]):
+            a = args[0]
+            t = self.tmp()
+            w.line(f"if type({a}) is str: {t} = len(S.zones[{a}])")
+            w.line(f"elif {a} is None: {t} = 0")
+            w.line(f"elif isinstance({a}, (tuple, list)): {t} = len({a})")
+            w.line(f"else: {t} = 1")
+            return t
+        if node.func == "first" and len(args) == 1:
+            items = self._items(args[0], copy=False)
+            return self.store(f"{items}[0] if {items} else None")
+        t = self.tmp()
+        impl = self.const("I", node.func, sig.impl)
+        values = "".join(", " + a for a in args)
+        w.line("try:")
+        w.line(f"    {t} = {impl}(ctx{values})")
+        w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
+        w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+        return t
+
+    # ---- compiling, one root at a time
+    def function(self, node: Any) -> Fn:
+        """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
+        self.w = _Writer()
+        self.pending = []
+        name = self.root(node)
+        writers = [self.w]
+        while self.pending:  # user functions, and those they reach
+            more, self.pending = self.pending, []
+            writers.extend(more)
+        lines: list[str] = []
+        spans: list[Any] = []
+        for pw in writers:
+            lines += pw.lines
+            spans += pw.spans
+        source = "\n".join(lines) + "\n"
+        filename = f"<rulecore {self.generated.name} #{len(self.generated.pieces)}>"
+        self.generated.pieces[filename] = (source, spans)
+        self.ns.update(self._new_consts)
+        self._new_consts.clear()
+        exec(compile(source, filename, "exec"), self.ns)
+        return self.ns[name]  # type: ignore[no-any-return]
+
+    def lazy(self, node: Any, cache: dict[int, Fn]) -> Fn:
+        """A stand-in that compiles ``node`` the first time it is called and then takes its place."""
+
+        done: list[Fn] = []
+
+        def first_call(ctx: Any) -> Any:
+            if not done:
+                done.append(self.function(node))
+                cache[id(node)] = done[0]
+            return done[0](ctx)
+
+        return first_call
+
+
+# ---- what generated code calls on its rare and error paths
+
+
+def _no_value(node: Any, name: str) -> Any:
+    raise _located(node, f"'{name}' has no value here (it was never set on this path)")
+
+
+def _no_opponents(node: Any) -> None:
+    raise _located(node, "'opponents' needs a player as 'you'; here there is none")
+
+
+def _bad_owner(node: Any, who: Any, base: int, size: int) -> None:
+    what = "a player" if base == 0 else f"a slot number from 1 to {size}"
+    raise _located(node, f"'{node.zone} of ...' needs {what}, got {describe_value(who)}")
+
+
+def _bad_counter_owner(node: Any, who: Any) -> None:
+    raise _located(node, f"'{node.counter} of ...' needs a player, got {describe_value(who)}")
+
+
+def _needs_card(node: Any, what: str, card: Any) -> None:
+    raise _located(node, f"'{what}' needs a card, got {describe_value(card)}")
+
+
+def _div_zero(node: Any) -> None:
+    raise _located(node, "division by zero")
+
+
+def _binop_slow(ctx: Any, node: Any, a: Any, b: Any) -> Any:
+    sym = node.op
+    if sym == "+":
+        zones = ctx.state.zones
+        a_cards = type(a) is tuple or (type(a) is str and a in zones)
+        b_cards = type(b) is tuple or (type(b) is str and b in zones)
+        if a_cards and b_cards:  # collections (and zones, as their cards) join
+            return items_of(ctx, a) + items_of(ctx, b)
+        if type(a) is str or type(b) is str:
+            return _text(ctx, a, static_kind(node.left)) + _text(ctx, b, static_kind(node.right))
+    if type(a) is not int or type(b) is not int:
+        raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
+    if sym in "/%" and b == 0:
+        raise _located(node, "division by zero")
+    return _ARITH[sym](a, b)
+
+
+def _cannot_compare(node: Any, a: Any, b: Any) -> None:
+    raise _located(node, f"cannot compare {describe_value(a)} with {describe_value(b)}")
+
+
+def _needs_number(node: Any, v: Any) -> None:
+    raise _located(node, f"'-' needs a number, got {describe_value(v)}")
+
+
+def _needs_player_seat(node: Any, p: Any) -> None:
+    raise _located(node, f"'left of'/'right of' needs a player, got {describe_value(p)}")
+
+
+def _call_failed_per_item(node: Any, exc: Exception) -> None:
+    raise _located(node, f"{node.func}(): {exc}") from None
+
+
+def _call_failed(node: Any, values: tuple[Any, ...], exc: Exception) -> None:
+    raise _located(node, f"{node.func}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
+
+
+_RUNTIME: dict[str, Any] = {
+    "_items_of": items_of,
+    "_MISSING": _MISSING,
+    "_no_value": _no_value,
+    "_no_opponents": _no_opponents,
+    "_bad_owner": _bad_owner,
+    "_bad_counter_owner": _bad_counter_owner,
+    "_needs_card": _needs_card,
+    "_div_zero": _div_zero,
+    "_binop_slow": _binop_slow,
+    "_cannot_compare": _cannot_compare,
+    "_needs_number": _needs_number,
+    "_needs_player_seat": _needs_player_seat,
+    "_call_failed_per_item": _call_failed_per_item,
+    "_call_failed": _call_failed,
+}
+
+
+__all__ = ["CodeGen", "Compiler", "Generated", "cards_of", "items_of"]

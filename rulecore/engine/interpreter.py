@@ -79,7 +79,10 @@ def ev(state: "State", node: Any, env: dict) -> Any:
     """Evaluate an expression node in the given locals."""
     ctx = state.ctx
     ctx.env = env
-    return state.rules.compiler.cache[id(node)](ctx)
+    fn = state.rules.compiler.cache.get(id(node))
+    if fn is None:  # a part of an expression a statement reads on its own (a counter's owner)
+        fn = state.rules.compiler(node)
+    return fn(ctx)
 
 
 # --------------------------------------------------------------------------- the machine
@@ -98,9 +101,15 @@ def run(state: "State") -> None:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # effect text the checker could not rule out at load time; name where it happened
             raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
-                            getattr(frame[0], "span", None)) from exc
+                            _span_of(state, exc, frame[0])) from exc
     if not stack and not state.terminal:
         state.finish()
+
+
+def _span_of(state: "State", exc: BaseException, node: Any) -> Any:
+    """Where an error happened: the effect text of the generated line that raised it, else the statement's."""
+    span = state.rules.generated.span_of_traceback(exc.__traceback__)
+    return span if span is not None else getattr(node, "span", None)
 
 
 def resume(state: "State", index: int) -> None:
@@ -276,7 +285,8 @@ def h_block(state: "State", frame: Frame) -> None:
             try:
                 run_simple(state, stmt, env)
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}", stmt.span) from exc
+                raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
+                                _span_of(state, exc, stmt)) from exc
             continue
         if pc < end:
             stack[-1] = (node, pc, None, env)

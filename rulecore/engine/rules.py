@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 
 from ..cardset.loader import Cardset
 from ..lang import nodes as n
-from ..lang.nodes import walk
+from ..lang.nodes import children, walk
 from . import interpreter as interp
 from .compiler import Compiler
 
@@ -103,15 +103,22 @@ class Rules:
         exprs = [cardset.winners, cardset.heuristic] + [f.body for f in cardset.functions.values()]
         for card in cardset.cards.values():
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
+        # the expressions statements evaluate: compiled to Python source, one module per game
+        expr_roots: list[Any] = [e for e in exprs if e is not None]
         for root in roots + exprs:
             if root is None:
                 continue
             for node in walk(root):
                 if isinstance(node, n.Expr):
-                    self.fn(node)
+                    continue
+                expr_roots.extend(c for c in children(node) if isinstance(c, n.Expr))
+                if isinstance(node, n.CounterOp) and node.target.owner is not None:
+                    expr_roots.append(node.target.owner)  # the interpreter reads the owner on its own
                 if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
+        unique = list({id(e): e for e in expr_roots}.values())
+        self.generated = self.compiler.generate(unique, self, f"effects of {cardset.name}")
 
     # ---- cards
     def trigger_ability(self, event: str, card: int) -> Any:
