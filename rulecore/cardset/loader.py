@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import attrs
-import jsonschema
 
 from .._resources import builtin_cardsets, builtin_path
 from ..errors import CardsetError, Problem, Span
@@ -26,6 +25,9 @@ from .lint import check_references, lint
 from .repair import repair
 from .schema import SCHEMA
 from .variants import read_cardset_file, read_cardset_text
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 @attrs.frozen
@@ -282,6 +284,8 @@ class _Loader:
                                          span,
                                          "start from docs/examples/tiny-game.yaml", "schema"))
             return
+        import jsonschema  # imported when a file is first validated, not by 'import rulecore'
+
         validator = jsonschema.Draft202012Validator(SCHEMA)
         for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
             self._schema_problem(err)
@@ -350,6 +354,8 @@ class _Loader:
             # (an alternative whose own type fits: its problem is deeper, or not about the type)
             same_shape = [e for e in err.context if e.validator != "type" or e.relative_path]
             if same_shape:
+                import jsonschema.exceptions  # loaded by check_schema already
+
                 self._schema_problem(jsonschema.exceptions.best_match(same_shape))
                 return
         if validator == "anyOf":

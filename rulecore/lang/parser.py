@@ -63,12 +63,16 @@ class Symbols:
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
     """The parser, built once per process from the grammar file (it is never mutated)."""
+    # cache=True: lark keeps the built LALR tables in the temporary directory, keyed by a hash of
+    # the grammar and these options, so later processes load them instead of building them (a
+    # read-only site-packages is fine; when the cache cannot be written lark builds as before)
     return lark.Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         start=["start", "expr_start"],
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=True,
     )
 
 
