@@ -47,6 +47,7 @@ class Compiler:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
+        self.menus: dict[int, Fn] = {}  # id(Menu) -> its generated entries function
         self.generated: list[Generated] = []
         self._keep: list[Any] = []  # keeps nodes alive so their ids stay unique
 
@@ -67,7 +68,7 @@ class Compiler:
             self._keep.append(node)
         return fn
 
-    def generate(self, roots: list[Any], rules: Any, name: str) -> "Generated":
+    def generate(self, roots: list[Any], menus: list[Any], rules: Any, name: str) -> "Generated":
         """Install generated functions for ``roots`` (see ``CodeGen``); each is written and compiled
         the first time it runs, so a game pays only for the effects it reaches."""
         gen = CodeGen(self, rules, name)
@@ -75,6 +76,10 @@ class Compiler:
             if id(node) not in self.cache:
                 self.cache[id(node)] = gen.lazy(node, self.cache)
                 self._keep.append(node)
+        for menu in menus:
+            if not any(isinstance(item, n.AnswerOption) for item in menu.items):
+                self.menus[id(menu)] = gen.lazy(menu, self.menus)
+                self._keep.append(menu)
         self.generated.append(gen.generated)
         return gen.generated
 
@@ -436,14 +441,19 @@ def _is_local(expr: str) -> bool:
 class _Scope:
     """How names read inside the function being written: ``it``, ``you``, ``this`` and variables."""
 
-    def __init__(self, it: str | None, you: str, this: str, params: dict[str, str] | None):
+    def __init__(self, it: str | None, you: str, this: str, params: dict[str, str] | None,
+                 names: dict[str, str] | None = None):
         self.it = it  # the Python local holding ``it``, or None: read it from the locals dict
         self.you = you  # a Python expression for ``you``
         self.this = this
         self.params = params  # inside a user function: parameter name -> Python local; else None
+        self.names = names or {}  # variables held in Python locals here (a menu option's item)
 
     def with_it(self, local: str) -> "_Scope":
-        return _Scope(local, self.you, self.this, self.params)
+        return _Scope(local, self.you, self.this, self.params, self.names)
+
+    def with_name(self, name: str, local: str) -> "_Scope":
+        return _Scope(self.it, self.you, self.this, self.params, {**self.names, name: local})
 
 
 class Generated:
@@ -552,7 +562,8 @@ class CodeGen:
         try:
             if method is None:  # not known here: the closure compiler's function, called with ctx
                 fn = self.const("F", id(node), self.compiler.closure(node))
-                return self.store(f"{fn}(ctx)") if sc.it is None and sc.params is None else self._fallback(node, fn, sc)
+                plain = sc.it is None and sc.params is None and not sc.names
+                return self.store(f"{fn}(ctx)") if plain else self._fallback(node, fn, sc)
             return method(node, sc)
         finally:
             self.w.span = saved
@@ -569,6 +580,7 @@ class CodeGen:
             env += [f"{p!r}: {v}" for p, v in sc.params.items()]
         if sc.it is not None:
             env.append(f'"$it": {sc.it}')
+        env += [f"{name!r}: {local}" for name, local in sc.names.items()]
         w.line(f"ctx.env = {{{', '.join(env)}}}")
         w.line("try:")
         w.line(f"    {t} = {fn}(ctx)")
@@ -592,6 +604,8 @@ class CodeGen:
         return self.store("(" + "".join(i + ", " for i in items) + ")")
 
     def g_Var(self, node: n.Var, sc: _Scope) -> str:
+        if node.name in sc.names:
+            return sc.names[node.name]
         if sc.params is not None:
             local = sc.params.get(node.name)
             if local is not None:
@@ -714,8 +728,12 @@ class CodeGen:
         if op in "/%":
             w.line(f"    if {b} == 0: _div_zero({nc})")
         w.line(f"    {t} = {a} {pyop} {b}")
+        if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
+            w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
+            w.line(f"    {t} = {a} + {b}")
+        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         w.line("else:")
-        w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b})")
+        w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
         return t
 
     def g_Compare(self, node: n.Compare, sc: _Scope) -> str:
@@ -817,12 +835,59 @@ class CodeGen:
         w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
         return t
 
+    def menu(self, node: n.Menu) -> str:
+        """Write ``def mK(ctx)``: the (label, item index, value) entries of a menu of static and
+        dynamic options, in the interpreter's order, labels de-duplicated through a dict."""
+        self._roots += 1
+        name = f"m{self._roots}"
+        w = self.w
+        w.span = node.span
+        w.line(f"def {name}(ctx):")
+        w.indent()
+        w.line("S = ctx.state")
+        w.line("E = ctx.env")
+        w.line("out = {}")
+        scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
+        for idx, item in enumerate(node.items):
+            w.span = item.span
+            if isinstance(item, n.StaticOption):
+                if item.cond is None:
+                    w.line(f"if {item.label!r} not in out: out[{item.label!r}] = ({item.label!r}, {idx}, None)")
+                    continue
+                cond = self.ex(item.cond, scope)
+                w.line(f"if {cond} and {item.label!r} not in out: out[{item.label!r}] = ({item.label!r}, {idx}, None)")
+                continue
+            # a dynamic option (AnswerOption menus are never compiled: see Compiler.generate)
+            source = self.ex(item.source, scope)
+            items = self._items(source, copy=False)  # conditions and labels never change zones
+            value = self.tmp()
+            inner = scope.with_name(item.var, value)
+            w.line(f"for {value} in {items}:")
+            w.indent()
+            if item.cond is not None:
+                cond = self.ex(item.cond, inner)
+                w.line(f"if {cond}:")
+                w.indent()
+            if item.label is not None:
+                label = self.store(f"str({self.ex(item.label, inner)})")
+            elif item.kind is not None:
+                label = self.store(f"str({self.const('R', 'label_for', self.rules.label_for)}({item.kind!r}, {value}))")
+            else:
+                label = self.store(f"str({self.const('R', 'label_value', self.rules.label_value)}({value}))")
+            w.line(f"if {label} not in out: out[{label}] = ({label}, {idx}, {value})")
+            if item.cond is not None:
+                w.dedent()
+            w.dedent()
+        w.line("return tuple(out.values())")
+        w.dedent()
+        return name
+
     # ---- compiling, one root at a time
     def function(self, node: Any) -> Fn:
         """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
         self.w = _Writer()
         self.pending = []
-        name = self.root(node)
+        name = self.menu(node) if isinstance(node, n.Menu) else self.root(node)
         writers = [self.w]
         while self.pending:  # user functions, and those they reach
             more, self.pending = self.pending, []
@@ -882,7 +947,7 @@ def _div_zero(node: Any) -> None:
     raise _located(node, "division by zero")
 
 
-def _binop_slow(ctx: Any, node: Any, a: Any, b: Any) -> Any:
+def _binop_slow(ctx: Any, node: Any, a: Any, b: Any, left_kind: str | None, right_kind: str | None) -> Any:
     sym = node.op
     if sym == "+":
         zones = ctx.state.zones
@@ -891,7 +956,7 @@ def _binop_slow(ctx: Any, node: Any, a: Any, b: Any) -> Any:
         if a_cards and b_cards:  # collections (and zones, as their cards) join
             return items_of(ctx, a) + items_of(ctx, b)
         if type(a) is str or type(b) is str:
-            return _text(ctx, a, static_kind(node.left)) + _text(ctx, b, static_kind(node.right))
+            return _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
     if type(a) is not int or type(b) is not int:
         raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
     if sym in "/%" and b == 0:

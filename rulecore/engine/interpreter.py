@@ -563,10 +563,18 @@ def h_menu(state: "State", frame: Frame) -> None:
     node, _, _, env = frame
     rules = state.rules
     ctx = _ctx(state, env)
-    fn = rules.compiler.cache
-    entries: list[tuple[str, int, Any]] = []
-    seen: set[str] = set()
     chooser = _chooser(state, node, env)
+    generated = rules.compiler.menus.get(id(node))
+    if generated is not None:
+        ctx.env = env
+        entries = generated(ctx)
+        if not entries:
+            raise RuleError("no option of this choice is available", node.span)
+        _offer(state, node, env, chooser, entries)
+        return
+    fn = rules.compiler.cache
+    entries: list[tuple[str, int, Any]] = []  # type: ignore[no-redef]
+    seen: set[str] = set()
     for idx, item in enumerate(node.items):
         if isinstance(item, n.AnswerOption):
             for label, card in _answers(state, item.event, chooser, {k: env.get(k) for k in item.passes}):
@@ -604,12 +612,15 @@ def h_menu(state: "State", frame: Frame) -> None:
             env.pop(item.var, None)
     if not entries:
         raise RuleError("no option of this choice is available", node.span)
-    data = tuple(entries)
-    if len(entries) == 1 and not node.always:
+    _offer(state, node, env, chooser, tuple(entries))
+
+
+def _offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tuple[str, int, Any], ...]) -> None:
+    if len(data) == 1 and not node.always:
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
+    state.ask(chooser, node.prompt or "Choose", tuple(e[0] for e in data), tuple(range(len(data))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

@@ -118,7 +118,8 @@ class Rules:
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
         unique = list({id(e): e for e in expr_roots}.values())
-        self.generated = self.compiler.generate(unique, self, f"effects of {cardset.name}")
+        menus = [node for node in self.nodes if type(node) is n.Menu]
+        self.generated = self.compiler.generate(unique, menus, self, f"effects of {cardset.name}")
 
     # ---- cards
     def trigger_ability(self, event: str, card: int) -> Any:
