@@ -43,8 +43,10 @@ _COMPARE = {
 
 
 class Compiler:
-    def __init__(self, functions: Any = None) -> None:
+    def __init__(self, functions: Any = None, simple: Any = None) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
+        self.simple = simple or {}  # statement class -> its handler, for statements that never pause
+        self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
         self.menus: dict[int, Fn] = {}  # id(Menu) -> its generated entries function
@@ -68,10 +70,32 @@ class Compiler:
             self._keep.append(node)
         return fn
 
+    def plan(self, block: Any) -> tuple[Any, ...]:
+        """How a block runs: per position, None (a statement the interpreter steps into) or
+        (function, next position) for a run of statements that never pause, compiled together."""
+        plan = self.plans.get(id(block))
+        if plan is None:
+            body = block.body
+            steps: list[Any] = [None] * len(body)
+            pc = 0
+            while pc < len(body):
+                if type(body[pc]) not in self.simple:
+                    pc += 1
+                    continue
+                end = pc
+                while end < len(body) and type(body[end]) in self.simple:
+                    end += 1
+                steps[pc] = (self.gen.function(list(body[pc:end])), end)
+                pc = end
+            plan = self.plans[id(block)] = tuple(steps)
+            self._keep.append(block)
+        return plan
+
     def generate(self, roots: list[Any], menus: list[Any], rules: Any, name: str) -> "Generated":
         """Install generated functions for ``roots`` (see ``CodeGen``); each is written and compiled
         the first time it runs, so a game pays only for the effects it reaches."""
-        gen = CodeGen(self, rules, name)
+        gen = self.gen = CodeGen(self, rules, name)
+        gen.simple = self.simple
         for node in roots:
             if id(node) not in self.cache:
                 self.cache[id(node)] = gen.lazy(node, self.cache)
@@ -882,12 +906,79 @@ class CodeGen:
         w.dedent()
         return name
 
+    def run_of(self, stmts: list[Any]) -> str:
+        """Write ``def rK(state, E)``: statements that never pause, one after the other, as straight-line
+        code.  Let, set, counters and moves are written out; any other statement calls its handler."""
+        self._roots += 1
+        name = f"r{self._roots}"
+        w = self.w
+        w.span = stmts[0].span
+        w.line(f"def {name}(state, E):")
+        w.indent()
+        w.line("ctx = state.ctx")
+        w.line("ctx.env = E")
+        w.line("S = state")
+        scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
+        for stmt in stmts:
+            w.span = stmt.span
+            method = getattr(self, "s_" + type(stmt).__name__, None)
+            if method is None:
+                handler = self.const("H", type(stmt).__name__, self.simple[type(stmt)])
+                w.line(f"{handler}(state, {self.node_const(stmt)}, E)")
+            else:
+                method(stmt, scope)
+        w.line("return None")
+        w.dedent()
+        return name
+
+    def s_Let(self, node: n.Let, sc: _Scope) -> None:
+        value = self.ex(node.value, sc)
+        self.w.line(f"E[{node.name!r}] = {value}")
+
+    def s_SetVar(self, node: n.SetVar, sc: _Scope) -> None:
+        value = self.ex(node.value, sc)
+        self.w.line(f"S.vars[{node.name!r}] = {value}")
+
+    def s_CounterOp(self, node: n.CounterOp, sc: _Scope) -> None:
+        w = self.w
+        nc = self.node_const(node)
+        value = self.ex(node.value, sc)
+        w.line(f"if type({value}) is not int: _counter_needs_number({nc}, {value})")
+        target = node.target
+        idx = "0"
+        if target.owner is not None:
+            w.span = getattr(target.owner, "span", w.span)
+            idx = self.ex(target.owner, sc)
+            w.line(f"if type({idx}) is not int or not 0 <= {idx} < {self.rules.players}: _counter_needs_player({nc}, {idx})")
+            w.span = node.span
+        w.line(f"S.change_counter({target.counter!r}, {idx}, {node.op!r}, {value})")
+
+    def s_Move(self, node: n.Move, sc: _Scope) -> None:
+        w = self.w
+        nc = self.node_const(node)
+        cards = self.ex(node.cards, sc)
+        dest = self.ex(node.dest, sc)
+        w.line(f"if type({dest}) is not str or {dest} not in S.zones: _bad_move_dest({nc}, {dest})")
+        ids = self.tmp()
+        w.line(f"if type({cards}) is tuple: {ids} = {cards}")
+        w.line("else:")
+        w.line("    try:")
+        w.line(f"        {ids} = _cards_of(ctx, {cards})")
+        w.line("    except TypeError as exc:")
+        w.line(f"        _move_failed({nc}, exc)")
+        w.line(f"if {ids}: S.move({ids}, {dest}, {node.position!r}, {node.face!r}, E.get('$you'))")
+
     # ---- compiling, one root at a time
     def function(self, node: Any) -> Fn:
         """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
         self.w = _Writer()
         self.pending = []
-        name = self.menu(node) if isinstance(node, n.Menu) else self.root(node)
+        if type(node) is list:
+            name = self.run_of(node)
+        elif isinstance(node, n.Menu):
+            name = self.menu(node)
+        else:
+            name = self.root(node)
         writers = [self.w]
         while self.pending:  # user functions, and those they reach
             more, self.pending = self.pending, []
@@ -984,7 +1075,28 @@ def _call_failed(node: Any, values: tuple[Any, ...], exc: Exception) -> None:
     raise _located(node, f"{node.func}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
 
 
+def _counter_needs_number(node: Any, value: Any) -> None:
+    raise _located(node, f"'{node.op}' needs a number, got {describe_value(value)}")
+
+
+def _counter_needs_player(node: Any, idx: Any) -> None:
+    raise _located(node, f"'{node.target.counter} of ...' needs a player, got {describe_value(idx)}")
+
+
+def _bad_move_dest(node: Any, dest: Any) -> None:
+    raise _located(node, f"'move ... to' needs a zone, got {describe_value(dest)}")
+
+
+def _move_failed(node: Any, exc: Exception) -> None:
+    raise _located(node, f"'move' {exc}") from None
+
+
 _RUNTIME: dict[str, Any] = {
+    "_counter_needs_number": _counter_needs_number,
+    "_counter_needs_player": _counter_needs_player,
+    "_bad_move_dest": _bad_move_dest,
+    "_move_failed": _move_failed,
+    "_cards_of": cards_of,
     "_items_of": items_of,
     "_MISSING": _MISSING,
     "_no_value": _no_value,

@@ -275,19 +275,24 @@ def h_block(state: "State", frame: Frame) -> None:
     node, pc, _, env = frame
     body = node.body
     stack = state.stack
-    simple = SIMPLE
+    compiler = state.rules.compiler
+    plan = compiler.plans.get(id(node))
+    if plan is None:
+        plan = compiler.plan(node)
     end = len(body)
     while pc < end:
-        stmt = body[pc]
-        pc += 1
-        run_simple = simple.get(type(stmt))
-        if run_simple is not None:
+        step = plan[pc]
+        if step is not None:  # statements that never pause, run as one generated function
+            run_simple, next_pc = step
             try:
-                run_simple(state, stmt, env)
+                run_simple(state, env)
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
                 raise RuleError(f"cannot carry this out: {type(exc).__name__}: {exc}",
-                                _span_of(state, exc, stmt)) from exc
+                                _span_of(state, exc, body[pc])) from exc
+            pc = next_pc
             continue
+        stmt = body[pc]
+        pc += 1
         if pc < end:
             stack[-1] = (node, pc, None, env)
         else:
