@@ -44,3 +44,21 @@ def test_generated_code_is_written_only_for_what_runs(tiny):
     game.new_game(0)
     assert game.rules.generated.pieces
     assert "def " in game.rules.generated.source
+
+
+def test_ifs_loops_and_calls_that_never_pause_are_generated_code_and_choices_stay_frames(tiny):
+    """can_pause is False for if/for each/repeat/while over plain statements, True once a choice is inside."""
+    game = tiny.game("if true { say 1 }\nfor each c in deck { say c }\nrepeat 2 { say 0 }\n"
+                     'choose by 0 "Pick" { option "a" { say 1 } option "b" { say 2 } }')
+    compiler = game.rules.compiler
+    main = [s for s in rulecore.lang.nodes.walk(game.cardset.program) if type(s).__name__ == "Phase"][0].body
+    kinds = {type(s).__name__: compiler.can_pause(s) for s in main.body}
+    assert kinds == {"If": False, "ForEach": False, "Repeat": False, "Menu": True}
+    assert compiler.can_pause(main)
+
+
+def test_generated_statements_give_the_interpreters_results(tiny):
+    """Nested ifs, loops, while and repeat run as generated code say what the effect text says."""
+    s = tiny.run("let n = 0\nwhile n < 3 { let n = n + 1\nif n == 2 { say \"two\" } elif n == 3 { say \"three\" }"
+                 " else { say n } }\nrepeat 2 { for each c in top(deck, 2) { move c to table } }\nsay count(table)")
+    assert tiny.says(s) == ["1", "two", "three", "4"]

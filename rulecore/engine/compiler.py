@@ -43,9 +43,11 @@ _COMPARE = {
 
 
 class Compiler:
-    def __init__(self, functions: Any = None, simple: Any = None) -> None:
+    def __init__(self, functions: Any = None, simple: Any = None, procedures: Any = None) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.simple = simple or {}  # statement class -> its handler, for statements that never pause
+        self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
+        self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
         self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
@@ -70,6 +72,36 @@ class Compiler:
             self._keep.append(node)
         return fn
 
+    def can_pause(self, node: Any) -> bool:
+        """Whether running ``node`` may stop for a decision or needs the interpreter's frames.
+
+        False for the statements in ``simple``, and for blocks, ifs, loops over them and calls
+        of procedures whose bodies are all such statements; True for choices, menus, signals,
+        turns, rounds, phases, 'use', 'break', 'end game', and any kind not known here."""
+        key = id(node)
+        known = self._pauses.get(key)
+        if known is not None:
+            return known
+        self._pauses[key] = True  # while it is being worked out (a procedure calling itself)
+        kind = type(node)
+        if kind in self.simple:
+            result = False
+        elif kind is n.Block:
+            result = any(self.can_pause(s) for s in node.body)
+        elif kind is n.If:
+            result = any(self.can_pause(b) for _, b in node.branches) or (
+                node.orelse is not None and self.can_pause(node.orelse))
+        elif kind in (n.ForEach, n.Repeat, n.While):
+            result = self.can_pause(node.body)
+        elif kind is n.CallProc:
+            proc = self.procedures.get(node.name)
+            result = proc is None or self.can_pause(proc.body)
+        else:
+            result = True
+        self._pauses[key] = result
+        self._keep.append(node)
+        return result
+
     def plan(self, block: Any) -> tuple[Any, ...]:
         """How a block runs: per position, None (a statement the interpreter steps into) or
         (function, next position) for a run of statements that never pause, compiled together."""
@@ -79,11 +111,11 @@ class Compiler:
             steps: list[Any] = [None] * len(body)
             pc = 0
             while pc < len(body):
-                if type(body[pc]) not in self.simple:
+                if self.can_pause(body[pc]):
                     pc += 1
                     continue
                 end = pc
-                while end < len(body) and type(body[end]) in self.simple:
+                while end < len(body) and not self.can_pause(body[end]):
                     end += 1
                 steps[pc] = (self.gen.function(list(body[pc:end])), end)
                 pc = end
@@ -524,6 +556,7 @@ class CodeGen:
         self.user_fns: dict[str, str] = {}  # user function name -> Python function name
         self._roots = 0
         self.pending: list[_Writer] = []
+        self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
 
     # ---- names
     def const(self, kind: str, key: Any, value: Any) -> str:
@@ -920,15 +953,111 @@ class CodeGen:
         w.line("S = state")
         scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
         for stmt in stmts:
-            w.span = stmt.span
-            method = getattr(self, "s_" + type(stmt).__name__, None)
-            if method is None:
-                handler = self.const("H", type(stmt).__name__, self.simple[type(stmt)])
-                w.line(f"{handler}(state, {self.node_const(stmt)}, E)")
-            else:
-                method(stmt, scope)
+            self.stmt(stmt, scope)
         w.line("return None")
         w.dedent()
+        return name
+
+    def stmt(self, stmt: Any, sc: _Scope) -> None:
+        """Write one statement that never pauses (``Compiler.can_pause`` is False for it)."""
+        w = self.w
+        saved = w.span
+        w.span = stmt.span
+        method = getattr(self, "s_" + type(stmt).__name__, None)
+        if method is not None:
+            method(stmt, sc)
+        else:  # a statement of the language this writer does not know: its interpreter handler
+            handler = self.const("H", type(stmt).__name__, self.simple[type(stmt)])
+            w.line(f"{handler}(state, {self.node_const(stmt)}, E)")
+        w.span = saved
+
+    def body(self, block: Any, sc: _Scope) -> None:
+        """The statements of a block, indented under the line written before (never empty)."""
+        self.w.indent()
+        self.w.line("pass")
+        for stmt in block.body:
+            self.stmt(stmt, sc)
+        self.w.dedent()
+
+    def s_Block(self, node: n.Block, sc: _Scope) -> None:
+        self.w.line("if True:")
+        self.body(node, sc)
+
+    def s_If(self, node: n.If, sc: _Scope) -> None:
+        w = self.w
+        opened = 0
+        for cond, block in node.branches:
+            c = self.ex(cond, sc)
+            w.line(f"if {c}:")
+            self.body(block, sc)
+            w.line("else:")
+            w.indent()
+            w.line("pass")
+            opened += 1
+        if node.orelse is not None:
+            for stmt in node.orelse.body:
+                self.stmt(stmt, sc)
+        for _ in range(opened):
+            w.dedent()
+
+    def s_ForEach(self, node: n.ForEach, sc: _Scope) -> None:
+        items = self._items(self.ex(node.items, sc), copy=True)  # the body may move the cards
+        item = self.tmp()
+        self.w.line(f"for {item} in {items}:")
+        self.w.indent()
+        self.w.line(f"E[{node.var!r}] = {item}")
+        self.w.dedent()
+        self.body(node.body, sc)
+
+    def s_Repeat(self, node: n.Repeat, sc: _Scope) -> None:
+        times = self.ex(node.count, sc)
+        self.w.line(f"if type({times}) is not int: _repeat_needs_number({self.node_const(node)}, {times})")
+        self.w.line(f"for _ in range({times}):")
+        self.body(node.body, sc)
+
+    def s_While(self, node: n.While, sc: _Scope) -> None:
+        w = self.w
+        k = self.tmp()
+        w.line(f"{k} = 0")
+        w.line("while True:")
+        w.indent()
+        c = self.ex(node.cond, sc)
+        w.line(f"if not {c}: break")
+        w.line(f"if {k} >= state.rules.loop_limit: _while_limit({self.node_const(node)}, {k})")
+        w.line(f"{k} += 1")
+        w.dedent()
+        self.body(node.body, sc)
+
+    def s_CallProc(self, node: n.CallProc, sc: _Scope) -> None:
+        w = self.w
+        proc = self.compiler.procedures[node.name]
+        env = self.tmp()
+        w.line(f'{env} = {{"$you": E.get("$you"), "$this": E.get("$this")}}')
+        for param, arg in zip(proc.params, node.args):
+            value = self.ex(arg, sc)
+            w.line(f"{env}[{param!r}] = {value}")
+        w.line(f"{self.block_function(proc.body)}(state, {env})")
+        w.line("ctx.env = E")
+
+    def block_function(self, block: Any) -> str:
+        """The name of a generated run function for a whole block that never pauses (written once)."""
+        name = self.block_fns.get(id(block))
+        if name is not None:
+            return name
+        self._roots += 1
+        name = self.block_fns[id(block)] = f"b{self._roots}"
+        outer, self.w = self.w, _Writer()
+        w = self.w
+        w.span = block.span
+        w.line(f"def {name}(state, E):")
+        w.indent()
+        w.line("ctx = state.ctx")
+        w.line("ctx.env = E")
+        w.line("S = state")
+        w.dedent()
+        self.body(block, _Scope(None, 'E.get("$you")', 'E.get("$this")', None))
+        inner, self.w = self.w, outer
+        self.pending.append(inner)
         return name
 
     def s_Let(self, node: n.Let, sc: _Scope) -> None:
@@ -1091,7 +1220,17 @@ def _move_failed(node: Any, exc: Exception) -> None:
     raise _located(node, f"'move' {exc}") from None
 
 
+def _repeat_needs_number(node: Any, times: Any) -> None:
+    raise _located(node, f"'repeat' needs a number, got {describe_value(times)}")
+
+
+def _while_limit(node: Any, k: int) -> None:
+    raise _located(node, f"'while' ran {k} times; is its condition ever false?")
+
+
 _RUNTIME: dict[str, Any] = {
+    "_repeat_needs_number": _repeat_needs_number,
+    "_while_limit": _while_limit,
     "_counter_needs_number": _counter_needs_number,
     "_counter_needs_player": _counter_needs_player,
     "_bad_move_dest": _bad_move_dest,

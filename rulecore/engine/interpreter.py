@@ -424,35 +424,38 @@ def h_rounds(state: "State", frame: Frame) -> None:
     state.stack.append((node.body, 0, None, env))
 
 
+def _skipped(state: "State", node: n.Turns, env: dict, p: int) -> bool:
+    """Whether the turns' 'skip' condition holds for player ``p`` (as 'it')."""
+    if node.skip is None:
+        return False
+    ctx = _ctx(state, env)
+    old = env.get("$it")
+    env["$it"] = p
+    try:
+        return bool(state.rules.fn(node.skip)(ctx))
+    finally:
+        env["$it"] = old
+
+
+def _next_turn(state: "State", node: n.Turns, env: dict, p: int, include: bool) -> int | None:
+    """The next player from ``p`` (``p`` itself when ``include``) in the turns' direction who is not skipped."""
+    players = state.rules.players
+    for k in range(0 if include else 1, players + (0 if include else 1)):
+        q = (p + node.step * k) % players
+        if node.skip is None or not _skipped(state, node, env, q):
+            return q
+    return None
+
+
 def h_turns(state: "State", frame: Frame) -> None:
     node, pc, current, env = frame
     rules = state.rules
     players = rules.players
-    ctx = _ctx(state, env)
-    skip = rules.fn(node.skip) if node.skip is not None else None
-
-    def skipped(p: int) -> bool:
-        if skip is None:
-            return False
-        old = env.get("$it")
-        env["$it"] = p
-        try:
-            return bool(skip(ctx))
-        finally:
-            env["$it"] = old
-
-    def next_from(p: int, include: bool) -> int | None:
-        for k in range(0 if include else 1, players + (0 if include else 1)):
-            q = (p + node.step * k) % players
-            if not skipped(q):
-                return q
-        return None
-
     if pc == 0:
         first = ev(state, node.first, env)
         if type(first) is not int:
             raise RuleError(f"'take turns from' needs a player, got {describe_value(first)}", node.span)
-        nxt = next_from(first, include=True)
+        nxt = _next_turn(state, node, env, first, True)
         idle = 0
     else:
         current, asked_before, idle = current
@@ -463,12 +466,12 @@ def h_turns(state: "State", frame: Frame) -> None:
             state.extra_turns = [0] * players
             state.stack.pop()
             return
-        if state.extra_turns[current] > 0 and not skipped(current):
+        if state.extra_turns[current] > 0 and not _skipped(state, node, env, current):
             state.extra_turns[current] -= 1
             nxt = current
         else:
             state.extra_turns[current] = 0
-            nxt = next_from(current, include=False)
+            nxt = _next_turn(state, node, env, current, False)
     if nxt is None:
         state.extra_turns = [0] * players
         state.stack.pop()
@@ -522,7 +525,7 @@ def h_choose(state: "State", frame: Frame) -> None:
         state.stack.pop()
         return
     labels: dict[str, int] = {}
-    plain = [rules.label_for(node.kind, value) for value in values]
+    plain = list(map(rules.labeller(node.kind), values))
     if node.kind in ("card", "cards") and len(set(plain)) < len(plain):
         # same-looking cards in different zones are different choices: say where each is
         zones_of: dict[str, set[str]] = {}

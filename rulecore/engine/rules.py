@@ -37,7 +37,7 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions, interp.SIMPLE)
+        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures)
         self.fn = self.compiler
 
         # zones
@@ -156,7 +156,7 @@ class Rules:
         return f"Player {player}" if type(player) is int else "the game"
 
     def group_label(self, cards: Iterable[int]) -> str:
-        key = tuple(self.instance_type[c] for c in cards)
+        key = tuple(map(self.instance_type.__getitem__, cards))
         label = self._group_labels.get(key)
         if label is None:
             label = self._group_labels[key] = self._make_group_label(key)
@@ -171,6 +171,14 @@ class Rules:
         if not counts:
             return "nothing"
         return " + ".join(f"{k} {name}" for name, k in counts.items())
+
+    def labeller(self, kind: str) -> Any:
+        """``label_for`` with the kind fixed: a function of the value (the common kinds without a dispatch)."""
+        if kind in ("card", "cards"):
+            return self._names.__getitem__
+        if kind in ("player", "players"):
+            return self.player_label
+        return lambda value: self.label_for(kind, value)
 
     def label_for(self, kind: str, value: Any) -> str:
         if kind in ("player", "players"):
