@@ -163,7 +163,7 @@ def s_move(state: "State", node: n.Move, env: dict) -> None:
 
 def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     zone = _zone(state, node, node.zone, env, "shuffle")
-    state.rng.shuffle(state.zones[zone])
+    state.rng.shuffle(state._zone_w(zone))
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 

@@ -5,6 +5,13 @@ variables, the random generator, the interpreter's frame stack, the pending
 decision, the action history and the event log.  Nothing in it is a Python
 call stack or a callback, so ``clone`` copies a few lists and ``to_json``
 writes everything there is.
+
+Zone and counter lists are copied on write: a clone shares them with its original
+until one of the two changes a zone (``_zone_w``) or a counter (``_counter_w``), which
+first takes a copy of its own.  So ``state.zones`` and ``state.counters`` are for
+reading; every change goes through the methods here (``move``, ``rotate``,
+``change_counter``, ``arrange``, ...), and engine code that changes a zone's list in
+place must get it from ``_zone_w``.
 """
 
 from __future__ import annotations
@@ -35,9 +42,11 @@ class State:
     rules: "Rules"
     seed: int
     rng: Rng  # the only source of randomness
-    zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first
+    zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first (read-only: see below)
+    owned_zones: set[str]  # zone keys whose list this state alone holds (the others it shares with clones)
     where: list[int | str]  # card id -> its zone key
     counters: dict[str, list[int]]  # per-player counters have one value per seat, game counters one
+    owned_counters: set[str]  # counters whose list this state alone holds
     vars: dict[str, Any]
     round: int
     phase: str | None
@@ -285,6 +294,7 @@ class State:
         for key in zones:
             pool.extend(self.zones[key])
             self.zones[key] = []
+            self.owned_zones.add(key)
         others = [k for k in self.zones if k not in zones]
         for key, types in zones.items():
             for t in types:
@@ -297,19 +307,20 @@ class State:
                     card = next((c for k in others for c in self.zones[k] if rules.instance_type[c] == t), None)
                     if card is None:
                         raise IllegalActionError(f"no {t!r} card left to place in {key!r}")
-                    self.zones[self.where[card]].remove(card)
+                    self._zone_w(self.where[card]).remove(card)
                 self.zones[key].append(card)
                 self.where[card] = key
         if pool:
             if rest is None:
                 raise IllegalActionError(f"{len(pool)} cards were pushed out of the named zones; say where with rest=")
-            self.zones[rest].extend(pool)
+            self._zone_w(rest).extend(pool)
             for c in pool:
                 self.where[c] = rest
         for name, value in (counters or {}).items():
             if name not in self.counters:
                 raise IllegalActionError(f"no counter {name!r}")
             self.counters[name] = list(value) if isinstance(value, (list, tuple)) else [value]
+            self.owned_counters.add(name)
         for name, value in (vars or {}).items():
             self.vars[name] = value
         # marks: "zone key/index" (e.g. "hand/0/2", the third card of hand/0) -> its marks
@@ -346,9 +357,15 @@ class State:
         new.ctx = Ctx(new, {})
         new.seed = self.seed
         new.rng = self.rng.copy()
-        new.zones = {k: v[:] for k, v in self.zones.items()}
+        copy_list = list.copy
+        # zones and counters are shared, copied on write: neither state owns any list now
+        new.zones = self.zones.copy()
+        new.owned_zones = set()
+        self.owned_zones = set()
         new.where = self.where[:]
-        new.counters = {k: v[:] for k, v in self.counters.items()}
+        new.counters = self.counters.copy()
+        new.owned_counters = set()
+        self.owned_counters = set()
         new.vars = dict(self.vars)
         new.round = self.round
         new.phase = self.phase
@@ -363,17 +380,17 @@ class State:
         for node, pc, data, env in self.stack:
             copy = envs.get(id(env))
             if copy is None:
-                copy = envs[id(env)] = dict(env)
+                copy = envs[id(env)] = env.copy()
             stack.append((node, pc, data, copy))
         new.stack = stack
         new.asking = self.asking
         new.pending_values = self.pending_values
         new.history = self.history[:]
-        new.log = self.log[:]
+        new.log = self.log[:] if self.log else []  # empty when events are off
         new.terminal = self.terminal
         new.round_log = self.round_log[:]
         new.winners = self.winners
-        new.uses = {k: v[:] for k, v in self.uses.items()}
+        new.uses = {k: copy_list(v) for k, v in self.uses.items()}
         new.arranged = self.arranged
         new.marks = dict(self.marks)
         new.player_marks = self.player_marks[:]
@@ -447,10 +464,26 @@ class State:
         self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
         self.pending_values = values
 
+    def _zone_w(self, key: str) -> list[int]:
+        """The list of zone ``key``, to change in place: this state's own copy (see the module docstring)."""
+        if key in self.owned_zones:
+            return self.zones[key]
+        cards = self.zones[key] = self.zones[key][:]
+        self.owned_zones.add(key)
+        return cards
+
+    def _counter_w(self, name: str) -> list[int]:
+        """The values of counter ``name``, to change in place: this state's own copy."""
+        if name in self.owned_counters:
+            return self.counters[name]
+        values = self.counters[name] = self.counters[name][:]
+        self.owned_counters.add(name)
+        return values
+
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any) -> None:
-        zones = self.zones
         where = self.where
-        target = zones[dest]
+        target = self._zone_w(dest)
+        zone_w = self._zone_w
         cards = list(cards)
         events = self.record_events
         # seen face up by everyone as it left (only the event log needs it)
@@ -461,7 +494,7 @@ class State:
         sealing = self.sealing if face != "up" else None
         for c in cards:
             src = where[c]
-            zones[src].remove(c)
+            zone_w(src).remove(c)
             if events or self.revealed:
                 sources.setdefault(src, []).append(c)
             where[c] = dest
@@ -516,6 +549,7 @@ class State:
         keys = self.rules.zone_keys[zone]
         players = len(keys)
         contents = [self.zones[k] for k in keys]
+        self.owned_zones.difference_update(keys)  # the lists changed places: copy them before a change
         for p, cards in enumerate(contents):
             dest = keys[(p + step) % players]
             self.zones[dest] = cards
@@ -623,7 +657,7 @@ class State:
 
     def change_counter(self, name: str, index: int, op: str, value: int) -> None:
         cdef = self.rules.cardset.counters[name]
-        values = self.counters[name]
+        values = self._counter_w(name)
         old = values[index]
         new = old + value if op == "add" else old - value if op == "subtract" else value
         if cdef.min is not None and new < cdef.min:
@@ -725,7 +759,9 @@ def _from_dict(game: "Game", data: Any) -> State:
     if seen != len(where):
         raise StateError(f"the saved zones hold {seen} cards, the game has {len(where)}")
     s.zones, s.where = zones, where
+    s.owned_zones = set(zones)
     s.counters = {str(k): [int(x) for x in v] for k, v in data["counters"].items()}
+    s.owned_counters = set(s.counters)
     for name, cdef in rules.cardset.counters.items():
         if len(s.counters.get(name, ())) != (rules.players if cdef.per_player else 1):
             raise StateError(f"the saved counter '{name}' has the wrong size")
