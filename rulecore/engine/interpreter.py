@@ -536,30 +536,35 @@ def h_choose(state: "State", frame: Frame) -> None:
             for label, value in zip(plain, values)
         ]
     for i, label in enumerate(plain):
-        labels.setdefault(label, i)
-    options = [(label, i) for label, i in labels.items()]
+        if label not in labels:  # the first value of each label
+            labels[label] = i
     if optional:
-        options.append((rules.done_label, -1))
-    if len(options) == 1:
-        _pick(state, frame, node, data, options[0][1])
+        labels[rules.done_label] = -1
+    if len(labels) == 1:
+        _pick(state, frame, node, data, next(iter(labels.values())))
         return
     chooser = _chooser(state, node, env)
     prompt = node.prompt or f"Choose {node.kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
-    state.ask(chooser, prompt, tuple(label for label, _ in options), tuple(i for _, i in options), node.kind)
+    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), node.kind)
 
 
 def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
     values, picked, need, optional = data
     env = frame[3]
     if index < 0:  # done
-        data = ((), picked, need, optional)
+        values = ()
     else:
         value = values[index]
-        data = (values[:index] + values[index + 1 :], picked + (value,), need, optional)
-    state.stack[-1] = (node, 1, data, env)
+        values = values[:index] + values[index + 1 :]
+        picked = picked + (value,)
+    if len(picked) >= need or not values:  # the choice is made: as h_choose would finish it next
+        env[node.var] = picked if node.mode != "one" else picked[0]
+        state.stack.pop()
+        return
+    state.stack[-1] = (node, 1, (values, picked, need, optional), env)
 
 
 def r_choose(state: "State", frame: Frame, index: int) -> None:
