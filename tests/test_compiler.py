@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rulecore
+from rulecore.cardset.loader import load_cardset_text
 from rulecore.engine.compiler import CodeGen
 
 
@@ -62,3 +63,17 @@ def test_generated_statements_give_the_interpreters_results(tiny):
     s = tiny.run("let n = 0\nwhile n < 3 { let n = n + 1\nif n == 2 { say \"two\" } elif n == 3 { say \"three\" }"
                  " else { say n } }\nrepeat 2 { for each c in top(deck, 2) { move c to table } }\nsay count(table)")
     assert tiny.says(s) == ["1", "two", "three", "4"]
+
+
+def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
+    """A pure user function of no arguments is kept for the menu pass; one that draws from the
+    generator (random) is not, so the number of draws and the labels stay as the interpreter's."""
+    body = ('choose by 0 "Pick" { option each c in deck when c == head_card() or c == lucky() { say c } '
+            'option "none" { say 0 } }')
+    text = tiny.text(body) + "functions:\n  head_card: first(deck)\n  lucky: first(random(deck))\n"
+    game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
+    state = game.new_game(3)
+    source = game.rules.generated.source
+    assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() is not
+    twin = rulecore.Game(load_cardset_text(text, tiny.file), 2).new_game(3)
+    assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()

@@ -15,6 +15,7 @@ from ..errors import RuleError
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
 from ..lang.kinds import static_kind
+from ..lang.nodes import walk
 
 Fn = Callable[[Any], Any]
 
@@ -590,6 +591,19 @@ class CodeGen:
         w.dedent()
         return name
 
+    def pure(self, fname: str, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a user function only reads: no random() in it or in what it calls, and every
+        node of it known to this writer (so its result depends on the state, you and this only)."""
+        for node in walk(self.compiler.functions[fname].body):
+            if isinstance(node, n.Call) and node.func == "random":
+                return False
+            if not hasattr(self, "g_" + type(node).__name__):
+                return False
+            if isinstance(node, n.UserCall) and node.func not in seen and node.func != fname:
+                if not self.pure(node.func, seen | {fname}):
+                    return False
+        return True
+
     def user_function(self, fname: str) -> str:
         name = self.user_fns.get(fname)
         if name is not None:
@@ -603,8 +617,17 @@ class CodeGen:
         params = {p: f"p{i}" for i, p in enumerate(func.params)}
         w.line(f"def {name}(ctx, you, this{''.join(', ' + v for v in params.values())}):")
         w.indent()
+        memo = not params and self.pure(fname)
+        if memo:
+            # a read of the state with no arguments: worked out once per menu pass (see ``menu``)
+            w.line("memo = ctx.memo")
+            w.line("if memo is not None:")
+            w.line(f"    known = memo.get(({name!r}, you, this), _MISSING)")
+            w.line("    if known is not _MISSING: return known")
         w.line("S = ctx.state")
         result = self.ex(func.body, _Scope(None, "you", "this", params))
+        if memo:
+            w.line(f"if memo is not None: memo[({name!r}, you, this)] = {result}")
         w.line(f"return {result}")
         w.dedent()
         inner, self.w = self.w, outer
@@ -880,6 +903,31 @@ class CodeGen:
             w.line(f"elif isinstance({a}, (tuple, list)): {t} = len({a})")
             w.line(f"else: {t} = 1")
             return t
+        if node.func == "shared_props" and len(args) >= 3 and all(
+            type(a) is n.Literal and a.value in self.rules.prop_tables for a in node.args[2:]
+        ):
+            a, b = args[0], args[1]
+            t = self.tmp()
+            terms = " + ".join(
+                f"({tab}[{a}] == {tab}[{b}])"
+                for tab in (self.const("P", p.value, self.rules.prop_tables[p.value]) for p in node.args[2:])
+            )
+            w.line(f"if type({a}) is not int or type({b}) is not int: {t} = 0")
+            w.line(f"else: {t} = 0 + {terms}")
+            return t
+        if node.func == "prop" and len(args) == 2:
+            card, prop = args
+            tables = self.const("C", "prop_tables", self.rules.prop_tables)
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            w.line(f"if type({card}) is int and type({prop}) is str and {prop} in {tables}: "
+                   f"{t} = {tables}[{prop}][{card}]")
+            w.line("else:")
+            w.line("    try:")
+            w.line(f"        {t} = {impl}(ctx, {card}, {prop})")
+            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
+            w.line(f"        _call_failed({nc}, ({card}, {prop}), exc)")
+            return t
         if node.func == "first" and len(args) == 1:
             items = self._items(args[0], copy=False)
             return self.store(f"{items}[0] if {items} else None")
@@ -904,6 +952,11 @@ class CodeGen:
         w.line("S = ctx.state")
         w.line("E = ctx.env")
         w.line("out = {}")
+        # a menu pass changes nothing, so reads without arguments are kept for the pass
+        w.line("ctx.memo = {}")
+        w.line("try:")
+        w.indent()
+        w.line("pass")
         scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
         for idx, item in enumerate(node.items):
             w.span = item.span
@@ -935,6 +988,9 @@ class CodeGen:
             if item.cond is not None:
                 w.dedent()
             w.dedent()
+        w.dedent()
+        w.line("finally:")
+        w.line("    ctx.memo = None")
         w.line("return tuple(out.values())")
         w.dedent()
         return name

@@ -61,12 +61,13 @@ class Decision:
 class Ctx:
     """What an expression sees: the state, the game's rules and the local variables."""
 
-    __slots__ = ("state", "rules", "env")
+    __slots__ = ("state", "rules", "env", "memo")
 
     def __init__(self, state: "State", env: dict):
         self.state = state
         self.rules = state.rules
         self.env = env
+        self.memo: dict | None = None  # during a menu pass: results of reads without arguments
 
 
 def _ctx(state: "State", env: dict) -> Ctx:

@@ -70,6 +70,7 @@ class Rules:
         ctx.state = _NoState()  # type: ignore[assignment]
         ctx.rules = self  # type: ignore[assignment]
         ctx.env = {"$you": None, "$this": None}
+        ctx.memo = None
         for cid, card in cardset.cards.items():
             if card.include_if is not None and not self.fn(card.include_if)(ctx):
                 continue
