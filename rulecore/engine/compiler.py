@@ -928,6 +928,26 @@ class CodeGen:
             w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
             w.line(f"        _call_failed({nc}, ({card}, {prop}), exc)")
             return t
+        if node.func == "usable" and type(node.args[1]) is n.Literal and type(node.args[1].value) is str:
+            # per card: 0 no such ability, 1 an ability without 'when', 2 one whose 'when' must be asked
+            ability = node.args[1].value
+            defs, itype = self.rules.defs, self.rules.instance_type
+            kinds = tuple(
+                0 if (a := defs[t].abilities.get(ability)) is None else 1 if a.when is None else 2 for t in itype
+            )
+            table = self.const("U", ability, kinds)
+            card = args[0]
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            values = "".join(", " + a for a in args)
+            w.line(f"if type({card}) is int and 0 <= {card} < {len(kinds)} and {table}[{card}] != 2: "
+                   f"{t} = {table}[{card}] == 1")
+            w.line("else:")
+            w.line("    try:")
+            w.line(f"        {t} = {impl}(ctx{values})")
+            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
+            w.line(f"        _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+            return t
         if node.func == "first" and len(args) == 1:
             items = self._items(args[0], copy=False)
             return self.store(f"{items}[0] if {items} else None")
