@@ -29,10 +29,12 @@ def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(ti
     assert tiny.says(tiny.run(body)) == expected
 
 
-@pytest.mark.parametrize("missing", ["s_Let", "s_Move", "s_CounterOp"])
+@pytest.mark.parametrize("missing", ["s_Let", "s_Move", "s_CounterOp", "s_Mark", "s_If", "s_ForEach"])
 def test_a_statement_the_writer_does_not_know_runs_through_its_handler(tiny, monkeypatch, missing):
     """Without its writer method a statement that never pauses calls its interpreter handler instead."""
-    body = "let a = 2\nmove top(deck, a) to table\nadd a to pool\nsay count(table)\nsay pool"
+    body = ("let a = 2\nmove top(deck, a) to table\nadd a to pool\nsay count(table)\nsay pool\n"
+            'for each c in table { mark card c "seen" }\nif count(table) > 1 { mark player 1 "busy" }\n'
+            "say count(table where \"seen\" in it.marks)\nsay player_marks(1)")
     expected = tiny.says(tiny.run(body))
     monkeypatch.delattr(CodeGen, missing)
     assert tiny.says(tiny.run(body)) == expected

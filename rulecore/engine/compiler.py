@@ -87,6 +87,8 @@ class Compiler:
         kind = type(node)
         if kind in self.simple:
             result = False
+        elif not hasattr(CodeGen, "s_" + kind.__name__):
+            result = True  # a compound statement the writer cannot write: the interpreter runs it
         elif kind is n.Block:
             result = any(self.can_pause(s) for s in node.body)
         elif kind is n.If:
@@ -811,6 +813,10 @@ class CodeGen:
         if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
             w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
             w.line(f"    {t} = {a} + {b}")
+            w.line(f"elif type({a}) is str and type({b}) is int:")  # a text and a number: the number as text
+            w.line(f"    {t} = {a} + str({b})")
+            w.line(f"elif type({a}) is int and type({b}) is str:")
+            w.line(f"    {t} = str({a}) + {b}")
         kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         w.line("else:")
         w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
@@ -1158,6 +1164,27 @@ class CodeGen:
             w.span = node.span
         w.line(f"S.change_counter({target.counter!r}, {idx}, {node.op!r}, {value})")
 
+    def s_Mark(self, node: n.Mark, sc: _Scope) -> None:
+        w = self.w
+        nc = self.node_const(node)
+        target = self.ex(node.target, sc)
+        mark = self.ex(node.mark, sc)
+        w.line(f"if type({mark}) is not str: _mark_needs_text({nc}, {mark})")
+        if node.target_kind == "player":
+            w.line(f"if type({target}) is not int or not 0 <= {target} < {self.rules.players}: "
+                   f"_mark_needs_player({nc}, {target})")
+            w.line(f"S.mark_player({target}, {mark}, {node.remove!r})")
+            return
+        cards = self.tmp()
+        w.line(f"if type({target}) is int: {cards} = ({target},)")
+        w.line("else:")
+        w.line("    try:")
+        w.line(f"        {cards} = _cards_of(ctx, {target})")
+        w.line("    except TypeError as exc:")
+        w.line(f"        _mark_failed({nc}, exc)")
+        card = self.tmp()
+        w.line(f"for {card} in {cards}: S.mark_card({card}, {mark}, {node.remove!r})")
+
     def s_Move(self, node: n.Move, sc: _Scope) -> None:
         w = self.w
         nc = self.node_const(node)
@@ -1304,7 +1331,22 @@ def _while_limit(node: Any, k: int) -> None:
     raise _located(node, f"'while' ran {k} times; is its condition ever false?")
 
 
+def _mark_needs_text(node: Any, mark: Any) -> None:
+    raise _located(node, f"a mark is a text, got {describe_value(mark)}")
+
+
+def _mark_needs_player(node: Any, target: Any) -> None:
+    raise _located(node, f"'mark player' needs a player, got {describe_value(target)}")
+
+
+def _mark_failed(node: Any, exc: Exception) -> None:
+    raise _located(node, f"'mark card' {exc}") from None
+
+
 _RUNTIME: dict[str, Any] = {
+    "_mark_needs_text": _mark_needs_text,
+    "_mark_needs_player": _mark_needs_player,
+    "_mark_failed": _mark_failed,
     "_repeat_needs_number": _repeat_needs_number,
     "_while_limit": _while_limit,
     "_counter_needs_number": _counter_needs_number,

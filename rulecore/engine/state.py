@@ -66,7 +66,7 @@ class State:
     terminal: bool
     round_log: list[dict[str, Any]]
     winners: tuple[int, ...]
-    uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (for statistics)
+    uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (lists replaced, never changed)
     arranged: bool  # laid out by arrange(): no longer reproducible from the seed alone
     marks: dict[int, tuple[str, ...]]  # card id -> its marks (orientation, bound, ...)
     player_marks: list[tuple[str, ...]]  # seat -> its marks
@@ -390,7 +390,7 @@ class State:
         new.terminal = self.terminal
         new.round_log = self.round_log[:]
         new.winners = self.winners
-        new.uses = {k: copy_list(v) for k, v in self.uses.items()}
+        new.uses = self.uses.copy()  # its lists are replaced, never changed (count_use)
         new.arranged = self.arranged
         new.marks = dict(self.marks)
         new.player_marks = self.player_marks[:]
@@ -621,9 +621,10 @@ class State:
         if type(player) is int:
             t = self.rules.instance_type[card]
             per = self.uses.get(t)
-            if per is None:
-                per = self.uses[t] = [0] * self.rules.players
+            # a new list each time: clones share these lists (clone copies the dict only)
+            per = per[:] if per is not None else [0] * self.rules.players
             per[player] += 1
+            self.uses[t] = per
 
     def mark_card(self, card: int, mark: str, remove: bool) -> None:
         marks = self.marks.get(card, ())
