@@ -19,10 +19,11 @@ def test_an_error_inside_generated_code_names_the_expression_that_raised_it(tiny
     assert str(info.value).startswith(f"inline.yaml:{line}:{col} (in phase main): cannot carry this out: KeyError")
 
 
-@pytest.mark.parametrize("missing", ["g_Seat", "g_Where", "g_Attr", "g_UserCall"])
+@pytest.mark.parametrize("missing", ["g_Seat", "g_Where", "g_Attr", "g_UserCall", "g_BinOp"])
 def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(tiny, monkeypatch, missing):
     """Without its writer method a node kind is compiled as a closure and gives the same results."""
     body = ("say left of 1\nsay count(deck where it.power > 1 and left of 0 == 1)\n"
+            'say 3 + count(deck) * 2 - 7 % 4\nsay "n" + 5 + " and " + count(deck)\n'
             "for each c in deck where it.type == \"apple\" { say c.power }")
     expected = tiny.says(tiny.run(body))
     monkeypatch.delattr(CodeGen, missing)

@@ -282,26 +282,12 @@ class Compiler:
         return where
 
     def c_BinOp(self, node: n.BinOp) -> Fn:
-        left, right, op = self(node.left), self(node.right), _ARITH[node.op]
-        sym = node.op
+        left, right = self(node.left), self(node.right)
         # what the operands are, when the text shows it (collections of players read as numbers)
         left_kind, right_kind = static_kind(node.left), static_kind(node.right)
 
         def binop(ctx: Any) -> Any:
-            a, b = left(ctx), right(ctx)
-            if sym == "+":
-                zones = ctx.state.zones
-                a_cards = type(a) is tuple or (type(a) is str and a in zones)
-                b_cards = type(b) is tuple or (type(b) is str and b in zones)
-                if a_cards and b_cards:  # collections (and zones, as their cards) join
-                    return items_of(ctx, a) + items_of(ctx, b)
-                if type(a) is str or type(b) is str:
-                    return _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
-            if type(a) is not int or type(b) is not int:
-                raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
-            if sym in "/%" and b == 0:
-                raise _located(node, "division by zero")
-            return op(a, b)
+            return _binop_slow(ctx, node, left(ctx), right(ctx), left_kind, right_kind)
 
         return binop
 
@@ -670,6 +656,10 @@ class CodeGen:
         w.line("    ctx.env = _env")
         return t
 
+    def need(self, bad: str, node: Any, message: str, value: str) -> None:
+        """Write ``if BAD: raise RuleError("MESSAGE, got <value>")`` at ``node``."""
+        self.w.line(f"if {bad}: _needs({self.node_const(node)}, {message!r}, {value})")
+
     def store(self, expr: str) -> str:
         t = self.tmp()
         self.w.line(f"{t} = {expr}")
@@ -748,8 +738,7 @@ class CodeGen:
             return self.store(f"S.counters[{name!r}][0]")
         who = self.ex(node.owner, sc)
         t = self.store(f"S.counters[{name!r}]")
-        self.w.line(f"if type({who}) is not int or not 0 <= {who} < len({t}): "
-                    f"_bad_counter_owner({self.node_const(node)}, {who})")
+        self.need(f"type({who}) is not int or not 0 <= {who} < len({t})", node, f"'{name} of ...' needs a player", who)
         return self.store(f"{t}[{who}]")
 
     def g_Attr(self, node: n.Attr, sc: _Scope) -> str:
@@ -757,12 +746,12 @@ class CodeGen:
         name = node.name
         nc = self.node_const(node)
         if name == "face_up":
-            self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.face_up', {card})")
+            self.need(f"type({card}) is not int", node, "'.face_up' needs a card", card)
             return self.store(f"{card} in S.faceup")
         if name == "marks":
-            self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.marks', {card})")
+            self.need(f"type({card}) is not int", node, "'.marks' needs a card", card)
             return self.store(f"S.marks.get({card}, ())")
-        self.w.line(f"if type({card}) is not int: _needs_card({nc}, '.{name}', {card})")
+        self.need(f"type({card}) is not int", node, f"'.{name}' needs a card", card)
         table = self.rules.prop_tables.get(name)
         if table is None:
             it = self.const("C", "instance_type", self.rules.instance_type)
@@ -862,12 +851,12 @@ class CodeGen:
 
     def g_Neg(self, node: n.Neg, sc: _Scope) -> str:
         v = self.ex(node.operand, sc)
-        self.w.line(f"if type({v}) is not int: _needs_number({self.node_const(node)}, {v})")
+        self.need(f"type({v}) is not int", node, "'-' needs a number", v)
         return self.store(f"-{v}")
 
     def g_Seat(self, node: n.Seat, sc: _Scope) -> str:
         p = self.ex(node.player, sc)
-        self.w.line(f"if type({p}) is not int: _needs_player_seat({self.node_const(node)}, {p})")
+        self.need(f"type({p}) is not int", node, "'left of'/'right of' needs a player", p)
         return self.store(f"({p} + {node.step}) % {self.rules.players}")
 
     def g_UserCall(self, node: n.UserCall, sc: _Scope) -> str:
@@ -898,7 +887,7 @@ class CodeGen:
             w.line("try:")
             w.line(f"    {t} = {impl}(ctx, {coll}, {key})")
             w.line("except TypeError as exc:")
-            w.line(f"    _call_failed_per_item({nc}, exc)")
+            w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
             return t
         args = [self.ex(a, sc) for a in node.args]
         if node.func == "count" and len(args) == 1 and _is_local(args[0]):
@@ -1093,7 +1082,7 @@ class CodeGen:
 
     def s_Repeat(self, node: n.Repeat, sc: _Scope) -> None:
         times = self.ex(node.count, sc)
-        self.w.line(f"if type({times}) is not int: _repeat_needs_number({self.node_const(node)}, {times})")
+        self.need(f"type({times}) is not int", node, "'repeat' needs a number", times)
         self.w.line(f"for _ in range({times}):")
         self.body(node.body, sc)
 
@@ -1154,50 +1143,49 @@ class CodeGen:
         w = self.w
         nc = self.node_const(node)
         value = self.ex(node.value, sc)
-        w.line(f"if type({value}) is not int: _counter_needs_number({nc}, {value})")
+        self.need(f"type({value}) is not int", node, f"'{node.op}' needs a number", value)
         target = node.target
         idx = "0"
         if target.owner is not None:
             w.span = getattr(target.owner, "span", w.span)
             idx = self.ex(target.owner, sc)
-            w.line(f"if type({idx}) is not int or not 0 <= {idx} < {self.rules.players}: _counter_needs_player({nc}, {idx})")
+            self.need(f"type({idx}) is not int or not 0 <= {idx} < {self.rules.players}", node, f"'{target.counter} of ...' needs a player", idx)
             w.span = node.span
         w.line(f"S.change_counter({target.counter!r}, {idx}, {node.op!r}, {value})")
 
     def s_Mark(self, node: n.Mark, sc: _Scope) -> None:
         w = self.w
-        nc = self.node_const(node)
         target = self.ex(node.target, sc)
         mark = self.ex(node.mark, sc)
-        w.line(f"if type({mark}) is not str: _mark_needs_text({nc}, {mark})")
+        self.need(f"type({mark}) is not str", node, "a mark is a text", mark)
         if node.target_kind == "player":
-            w.line(f"if type({target}) is not int or not 0 <= {target} < {self.rules.players}: "
-                   f"_mark_needs_player({nc}, {target})")
+            self.need(f"type({target}) is not int or not 0 <= {target} < {self.rules.players}", node,
+                      "'mark player' needs a player", target)
             w.line(f"S.mark_player({target}, {mark}, {node.remove!r})")
             return
-        cards = self.tmp()
-        w.line(f"if type({target}) is int: {cards} = ({target},)")
-        w.line("else:")
-        w.line("    try:")
-        w.line(f"        {cards} = _cards_of(ctx, {target})")
-        w.line("    except TypeError as exc:")
-        w.line(f"        _mark_failed({nc}, exc)")
+        cards = self.cards(target, node, "'mark card' ")
         card = self.tmp()
         w.line(f"for {card} in {cards}: S.mark_card({card}, {mark}, {node.remove!r})")
 
-    def s_Move(self, node: n.Move, sc: _Scope) -> None:
-        w = self.w
-        nc = self.node_const(node)
-        cards = self.ex(node.cards, sc)
-        dest = self.ex(node.dest, sc)
-        w.line(f"if type({dest}) is not str or {dest} not in S.zones: _bad_move_dest({nc}, {dest})")
+    def cards(self, value: str, node: Any, what: str) -> str:
+        """The cards of a value as ``cards_of`` gives them; a value that is not cards fails as ``what ...``."""
         ids = self.tmp()
-        w.line(f"if type({cards}) is tuple: {ids} = {cards}")
+        w = self.w
+        w.line(f"if type({value}) is tuple: {ids} = {value}")
+        w.line(f"elif type({value}) is int: {ids} = ({value},)")
         w.line("else:")
         w.line("    try:")
-        w.line(f"        {ids} = _cards_of(ctx, {cards})")
+        w.line(f"        {ids} = _cards_of(ctx, {value})")
         w.line("    except TypeError as exc:")
-        w.line(f"        _move_failed({nc}, exc)")
+        w.line(f"        _failed({self.node_const(node)}, {what!r}, exc)")
+        return ids
+
+    def s_Move(self, node: n.Move, sc: _Scope) -> None:
+        w = self.w
+        cards = self.ex(node.cards, sc)
+        dest = self.ex(node.dest, sc)
+        self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
+        ids = self.cards(cards, node, "'move' ")
         w.line(f"if {ids}: S.move({ids}, {dest}, {node.position!r}, {node.face!r}, E.get('$you'))")
 
     # ---- compiling, one root at a time
@@ -1258,12 +1246,16 @@ def _bad_owner(node: Any, who: Any, base: int, size: int) -> None:
     raise _located(node, f"'{node.zone} of ...' needs {what}, got {describe_value(who)}")
 
 
-def _bad_counter_owner(node: Any, who: Any) -> None:
-    raise _located(node, f"'{node.counter} of ...' needs a player, got {describe_value(who)}")
 
 
-def _needs_card(node: Any, what: str, card: Any) -> None:
-    raise _located(node, f"'{what}' needs a card, got {describe_value(card)}")
+
+
+def _needs(node: Any, message: str, value: Any) -> None:
+    raise _located(node, f"{message}, got {describe_value(value)}")
+
+
+def _failed(node: Any, prefix: str, exc: Exception) -> None:
+    raise _located(node, f"{prefix}{exc}") from None
 
 
 def _div_zero(node: Any) -> None:
@@ -1271,6 +1263,8 @@ def _div_zero(node: Any) -> None:
 
 
 def _binop_slow(ctx: Any, node: Any, a: Any, b: Any, left_kind: str | None, right_kind: str | None) -> Any:
+    """``a OP b`` of a BinOp: numbers, joined collections or zones, or text (the operands' kinds
+    as the effect text shows them decide how a collection reads as text)."""
     sym = node.op
     if sym == "+":
         zones = ctx.state.zones
@@ -1291,82 +1285,49 @@ def _cannot_compare(node: Any, a: Any, b: Any) -> None:
     raise _located(node, f"cannot compare {describe_value(a)} with {describe_value(b)}")
 
 
-def _needs_number(node: Any, v: Any) -> None:
-    raise _located(node, f"'-' needs a number, got {describe_value(v)}")
 
 
-def _needs_player_seat(node: Any, p: Any) -> None:
-    raise _located(node, f"'left of'/'right of' needs a player, got {describe_value(p)}")
 
 
-def _call_failed_per_item(node: Any, exc: Exception) -> None:
-    raise _located(node, f"{node.func}(): {exc}") from None
 
 
 def _call_failed(node: Any, values: tuple[Any, ...], exc: Exception) -> None:
     raise _located(node, f"{node.func}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
 
 
-def _counter_needs_number(node: Any, value: Any) -> None:
-    raise _located(node, f"'{node.op}' needs a number, got {describe_value(value)}")
 
 
-def _counter_needs_player(node: Any, idx: Any) -> None:
-    raise _located(node, f"'{node.target.counter} of ...' needs a player, got {describe_value(idx)}")
 
 
-def _bad_move_dest(node: Any, dest: Any) -> None:
-    raise _located(node, f"'move ... to' needs a zone, got {describe_value(dest)}")
 
 
-def _move_failed(node: Any, exc: Exception) -> None:
-    raise _located(node, f"'move' {exc}") from None
 
 
-def _repeat_needs_number(node: Any, times: Any) -> None:
-    raise _located(node, f"'repeat' needs a number, got {describe_value(times)}")
 
 
 def _while_limit(node: Any, k: int) -> None:
     raise _located(node, f"'while' ran {k} times; is its condition ever false?")
 
 
-def _mark_needs_text(node: Any, mark: Any) -> None:
-    raise _located(node, f"a mark is a text, got {describe_value(mark)}")
 
 
-def _mark_needs_player(node: Any, target: Any) -> None:
-    raise _located(node, f"'mark player' needs a player, got {describe_value(target)}")
 
 
-def _mark_failed(node: Any, exc: Exception) -> None:
-    raise _located(node, f"'mark card' {exc}") from None
 
 
 _RUNTIME: dict[str, Any] = {
-    "_mark_needs_text": _mark_needs_text,
-    "_mark_needs_player": _mark_needs_player,
-    "_mark_failed": _mark_failed,
-    "_repeat_needs_number": _repeat_needs_number,
+    "_needs": _needs,
+    "_failed": _failed,
     "_while_limit": _while_limit,
-    "_counter_needs_number": _counter_needs_number,
-    "_counter_needs_player": _counter_needs_player,
-    "_bad_move_dest": _bad_move_dest,
-    "_move_failed": _move_failed,
     "_cards_of": cards_of,
     "_items_of": items_of,
     "_MISSING": _MISSING,
     "_no_value": _no_value,
     "_no_opponents": _no_opponents,
     "_bad_owner": _bad_owner,
-    "_bad_counter_owner": _bad_counter_owner,
-    "_needs_card": _needs_card,
     "_div_zero": _div_zero,
     "_binop_slow": _binop_slow,
     "_cannot_compare": _cannot_compare,
-    "_needs_number": _needs_number,
-    "_needs_player_seat": _needs_player_seat,
-    "_call_failed_per_item": _call_failed_per_item,
     "_call_failed": _call_failed,
 }
 

@@ -466,19 +466,11 @@ class State:
 
     def _zone_w(self, key: str) -> list[int]:
         """The list of zone ``key``, to change in place: this state's own copy (see the module docstring)."""
-        if key in self.owned_zones:
-            return self.zones[key]
-        cards = self.zones[key] = self.zones[key][:]
-        self.owned_zones.add(key)
-        return cards
+        return _own(self.zones, self.owned_zones, key)
 
     def _counter_w(self, name: str) -> list[int]:
         """The values of counter ``name``, to change in place: this state's own copy."""
-        if name in self.owned_counters:
-            return self.counters[name]
-        values = self.counters[name] = self.counters[name][:]
-        self.owned_counters.add(name)
-        return values
+        return _own(self.counters, self.owned_counters, name)
 
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any) -> None:
         where = self.where
@@ -709,6 +701,15 @@ class State:
     def __repr__(self) -> str:
         status = "over" if self.terminal else f"{self.player_label(self.current_player)} to choose"
         return f"<State {self.rules.cardset.name} round {self.round}, {len(self.history)} actions, {status}>"
+
+
+def _own(lists: dict[str, list[int]], owned: set[str], key: str) -> list[int]:
+    """``lists[key]``, first copied unless this state already holds its own copy (copy on write)."""
+    if key in owned:
+        return lists[key]
+    mine = lists[key] = lists[key][:]
+    owned.add(key)
+    return mine
 
 
 def state_from_json(game: "Game", text: str) -> State:
