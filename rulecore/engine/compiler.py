@@ -44,10 +44,14 @@ _COMPARE = {
 
 
 class Compiler:
-    def __init__(self, functions: Any = None, simple: Any = None, procedures: Any = None) -> None:
+    def __init__(
+        self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None
+    ) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.simple = simple or {}  # statement class -> its handler, for statements that never pause
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
+        # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
+        self.answers = answers
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
         self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
@@ -136,7 +140,7 @@ class Compiler:
                 self.cache[id(node)] = gen.lazy(node, self.cache)
                 self._keep.append(node)
         for menu in menus:
-            if not any(isinstance(item, n.AnswerOption) for item in menu.items):
+            if self.answers is not None or not any(isinstance(item, n.AnswerOption) for item in menu.items):
                 self.menus[id(menu)] = gen.lazy(menu, self.menus)
                 self._keep.append(menu)
         self.generated.append(gen.generated)
@@ -962,7 +966,7 @@ class CodeGen:
         name = f"m{self._roots}"
         w = self.w
         w.span = node.span
-        w.line(f"def {name}(ctx):")
+        w.line(f"def {name}(ctx, chooser):")
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
@@ -982,7 +986,14 @@ class CodeGen:
                 cond = self.ex(item.cond, scope)
                 w.line(f"if {cond} and {item.label!r} not in out: out[{item.label!r}] = ({item.label!r}, {idx}, None)")
                 continue
-            # a dynamic option (AnswerOption menus are never compiled: see Compiler.generate)
+            if isinstance(item, n.AnswerOption):  # the chooser's cards that answer the event
+                answers = self.const("A", "answers", self.compiler.answers)
+                passed = "{" + ", ".join(f"{k!r}: E.get({k!r})" for k in item.passes) + "}"
+                label, card = self.tmp(), self.tmp()
+                w.line(f"for {label}, {card} in {answers}(S, {item.event!r}, chooser, {passed}):")
+                w.line(f"    if {label} not in out: out[{label}] = ({label}, {idx}, {card})")
+                continue
+            # a dynamic option
             source = self.ex(item.source, scope)
             items = self._items(source, copy=False)  # conditions and labels never change zones
             value = self.tmp()
@@ -1221,11 +1232,11 @@ class CodeGen:
 
         done: list[Fn] = []
 
-        def first_call(ctx: Any) -> Any:
+        def first_call(*args: Any) -> Any:
             if not done:
                 done.append(self.function(node))
                 cache[id(node)] = done[0]
-            return done[0](ctx)
+            return done[0](*args)
 
         return first_call
 

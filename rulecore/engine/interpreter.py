@@ -581,7 +581,7 @@ def h_menu(state: "State", frame: Frame) -> None:
     generated = rules.compiler.menus.get(id(node))
     if generated is not None:
         ctx.env = env
-        entries = generated(ctx)
+        entries = generated(ctx, chooser)
         if not entries:
             raise RuleError("no option of this choice is available", node.span)
         _offer(state, node, env, chooser, entries)
@@ -698,6 +698,11 @@ def _answer_label(state: "State", card: int, ability: Any) -> str:
 def _answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
     """(label, card) for each of ``player``'s cards whose ability answers ``event`` and may be used now."""
     return [(_answer_label(state, card, ability), card) for card, ability in _answering(state, event, player, passed)]
+
+
+def menu_answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
+    """What a generated menu offers for ``option answers EVENT``: as ``_answers``."""
+    return _answers(state, event, player, passed)
 
 
 def _announce_use(state: "State", card: int, user: Any) -> None:

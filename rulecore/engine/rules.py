@@ -37,7 +37,7 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures)
+        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers)
         self.fn = self.compiler
 
         # zones
