@@ -179,6 +179,9 @@ class Rules:
             return self._names.__getitem__
         if kind in ("player", "players"):
             return self.player_label
+        if kind == "set":
+            group_label = self.group_label
+            return lambda value: group_label(value if type(value) is tuple else (value,))
         return lambda value: self.label_for(kind, value)
 
     def label_for(self, kind: str, value: Any) -> str:
