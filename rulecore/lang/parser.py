@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -63,17 +64,29 @@ class Symbols:
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
     """The parser, built once per process from the grammar file (it is never mutated)."""
-    # cache=True: lark keeps the built LALR tables in the temporary directory, keyed by a hash of
-    # the grammar and these options, so later processes load them instead of building them (a
-    # read-only site-packages is fine; when the cache cannot be written lark builds as before)
     return lark.Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
         start=["start", "expr_start"],
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,
+        cache=_grammar_cache(),
     )
+
+
+def _grammar_cache() -> str | bool:
+    """Where lark keeps the built parser tables between processes: a file in the user's own cache
+    folder ($XDG_CACHE_HOME or ~/.cache, then rulecore/), never a shared temporary folder (lark
+    unpickles the file).  Lark writes a hash of the grammar and its options on the first line
+    and builds anew when it differs; when the folder cannot be made it builds every time (a
+    read-only site-packages is never written to)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulecore")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, f"effects-grammar-{lark.__version__}.lark-cache")
 
 
 SpanMaker = Callable[[int, int], Span]
