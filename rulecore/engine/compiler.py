@@ -9,6 +9,7 @@ Compiling once avoids walking the tree on every evaluation.
 from __future__ import annotations
 
 import operator
+import threading
 from typing import Any, Callable
 
 from ..errors import RuleError
@@ -484,7 +485,7 @@ _SIMPLE_LITERALS = (int, str, bool, type(None))
 
 def _is_local(expr: str) -> bool:
     """Whether generated text names a Python local (not a literal or a constant of the module)."""
-    return expr.isidentifier() and expr not in ("None", "True", "False") and expr[0] in "tpuy"
+    return expr.isidentifier() and expr not in ("None", "True", "False") and expr[0] in "tpy"  # t1, p0, you, this
 
 
 class _Scope:
@@ -550,6 +551,7 @@ class CodeGen:
         self._roots = 0
         self.pending: list[_Writer] = []
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
+        self._lock = threading.Lock()
 
     # ---- names
     def const(self, kind: str, key: Any, value: Any) -> str:
@@ -644,7 +646,7 @@ class CodeGen:
         # the closure reads $it, $you, $this and variables from ctx.env: give it those of this place
         t = self.tmp()
         w = self.w
-        w.line(f"_env = ctx.env")
+        w.line("_env = ctx.env")
         env = [f'"$you": {sc.you}', f'"$this": {sc.this}']
         if sc.params is None:
             env.insert(0, "**_env")
@@ -1202,6 +1204,10 @@ class CodeGen:
     # ---- compiling, one root at a time
     def function(self, node: Any) -> Fn:
         """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
+        with self._lock:  # states of one game played in several threads share this writer
+            return self._function(node)
+
+    def _function(self, node: Any) -> Fn:
         self.w = _Writer()
         self.pending = []
         if type(node) is list:
