@@ -336,3 +336,15 @@ def test_real_game_bad_player_count_is_a_rulecore_error() -> None:
     """The engine's player-count check reaches the caller as a RulecoreError."""
     with pytest.raises(rulecore.RulecoreError, match="players"):
         simulate(REAL, games=1, players=9, workers=1)
+
+
+def test_dask_backend_reports_a_failing_game_as_the_local_backend_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing game on the dask backend is the same SimulationError (seed, actions) as on the local one,
+    even when the chunks after it finish first."""
+    monkeypatch.setitem(sys.modules, "distributed", _fake_distributed(True, []))
+    with pytest.raises(SimulationError) as info:
+        run(backend="dask", games=10, seed=0, bots="random", options={"broken_seed": 6})
+    with pytest.raises(SimulationError) as local:
+        run(games=10, seed=0, bots="random", options={"broken_seed": 6})
+    assert info.value.seed == local.value.seed == 6
+    assert info.value.actions == local.value.actions
