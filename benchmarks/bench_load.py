@@ -4,8 +4,8 @@ For each cardset it reports, in milliseconds (best of --repeat runs):
 
 - **load (cold)**: ``rulecore.load_cardset`` with its parse cache emptied first: YAML,
   schema, effect text, meaning checks;
-- **load (warm)**: the same load again with the same ``cache=``: effect text already
-  parsed at the same place of the same file comes from the cache;
+- **load (warm)**: the same load again with the same ``cache=``: the cache gives back the
+  cardset it kept while every file it was read from reads the same;
 - **validate**: what ``rulecore validate FILE`` does: a cold load, the warnings, and a
   game made for the fewest and the most players;
 - **stages**: of the cold load, the time spent reading YAML and parsing effect text.
@@ -108,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"{r['cardset']:<46} {r['cards']:>5} {r['load_cold_ms']:>8.1f}ms {r['load_warm_ms']:>8.1f}ms "
               f"{r['validate_ms']:>7.1f}ms {r['yaml_ms']:>5.1f}ms {r['effects_ms']:>6.1f}ms")
-    print(f"(best of {args.repeat}; 'load warm' reuses the effect trees an earlier load put in the same ParseCache)")
+    print(f"(best of {args.repeat}; 'load warm' is a second load with the same ParseCache: the kept cardset "
+          f"while its files read the same)")
     return 0
 
 

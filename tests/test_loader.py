@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulecore
-from rulecore.cardset.loader import load_cardset_text
+from rulecore.cardset.loader import ParseCache, load_cardset_text
 
 FILE = "inline.yaml"
 
@@ -591,3 +591,18 @@ def test_all_errors_share_one_base():
     for cls in (rulecore.CardsetError, rulecore.OptionError, rulecore.IllegalActionError,
                 rulecore.RuleError, rulecore.StateError):
         assert issubclass(cls, rulecore.RulecoreError)
+
+
+def test_a_cache_returns_a_kept_cardset_until_one_of_its_files_changes(tmp_path: Path, tiny):
+    """load_cardset(cache=) gives the same cardset again while its files (included ones too) read the same."""
+    (tmp_path / "more.yaml").write_text("procedures:\n  beat: say 1\n", encoding="utf-8")
+    main = tmp_path / "main.yaml"
+    main.write_text("include: [more.yaml]\n" + tiny.text("call beat"), encoding="utf-8")
+    cache = ParseCache()
+    first = rulecore.load_cardset(str(main), cache=cache)
+    assert rulecore.load_cardset(str(main), cache=cache) is first
+    (tmp_path / "more.yaml").write_text("procedures:\n  beat: say 2\n", encoding="utf-8")
+    second = rulecore.load_cardset(str(main), cache=cache)
+    assert second is not first
+    assert rulecore.load_cardset(str(main), cache=cache) is second
+    assert rulecore.load_cardset(str(main)) is not second  # no cache: always read anew

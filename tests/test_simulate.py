@@ -219,6 +219,8 @@ def test_missing_distributed_backend_is_a_clear_error(
 ) -> None:
     """Asking for ray/dask when it is not installed raises RulecoreError saying so."""
     monkeypatch.setitem(sys.modules, backend, None)  # makes `import backend` fail
+    if backend == "dask":
+        monkeypatch.setitem(sys.modules, "distributed", None)  # the dask backend runs on distributed
     with pytest.raises(rulecore.RulecoreError, match=f"pip install {backend}"):
         run(backend=backend)
 
@@ -241,20 +243,73 @@ def _fake_ray() -> types.ModuleType:
     return module
 
 
-def _fake_dask() -> types.ModuleType:
-    module = types.ModuleType("dask")
-    module.delayed = lambda fn, pure=False: (lambda *a: (fn, a))  # type: ignore[attr-defined]
-    module.compute = lambda *tasks: tuple(fn(*a) for fn, a in tasks)  # type: ignore[attr-defined]
+class _FakeFuture:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.cancelled = False
+
+    def result(self) -> Any:
+        return self.value
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def _fake_distributed(connected: bool, made: list[str]) -> types.ModuleType:
+    """A stand-in for dask.distributed: a Client runs tasks at once, finished in reverse order."""
+    module = types.ModuleType("distributed")
+
+    class Client:
+        def __init__(self, cluster: Any = None) -> None:
+            made.append("client")
+
+        def scatter(self, data: Any, broadcast: bool = False) -> Any:
+            return data
+
+        def submit(self, fn: Callable[..., Any], *args: Any, pure: bool = True) -> _FakeFuture:
+            return _FakeFuture(fn(*args))
+
+        def close(self) -> None:
+            made.append("client closed")
+
+    class LocalCluster:
+        def __init__(self, n_workers: int, threads_per_worker: int, processes: bool) -> None:
+            made.append(f"cluster of {n_workers}")
+
+        def close(self) -> None:
+            made.append("cluster closed")
+
+    def get_client() -> Client:
+        if not connected:
+            raise ValueError("No clients found")
+        return Client()
+
+    module.get_client = get_client  # type: ignore[attr-defined]
+    module.Client = Client  # type: ignore[attr-defined]
+    module.LocalCluster = LocalCluster  # type: ignore[attr-defined]
+    module.as_completed = lambda futures: list(reversed(futures))  # type: ignore[attr-defined]
     return module
 
 
-@pytest.mark.parametrize("backend, module", [("ray", _fake_ray), ("dask", _fake_dask)])
-def test_distributed_backends_give_local_results(
-    backend: str, module: Callable[[], types.ModuleType], monkeypatch: pytest.MonkeyPatch
+def test_ray_backend_gives_local_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ray code path produces the same results as the local backend."""
+    monkeypatch.setitem(sys.modules, "ray", _fake_ray())
+    assert run(backend="ray").to_dict() == run().to_dict()
+
+
+@pytest.mark.parametrize("connected", [True, False])
+def test_dask_backend_gives_local_results_on_a_client_or_its_own_local_cluster(
+    connected: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The ray and dask code paths produce the same results as the local backend."""
-    monkeypatch.setitem(sys.modules, backend, module())
-    assert run(backend=backend).to_dict() == run().to_dict()
+    """backend='dask' uses the connected distributed Client, else starts and closes a LocalCluster;
+    results equal the local backend's whatever order chunks finish in."""
+    made: list[str] = []
+    monkeypatch.setitem(sys.modules, "distributed", _fake_distributed(connected, made))
+    assert run(backend="dask", games=40, workers=2).to_dict() == run(games=40).to_dict()
+    if connected:
+        assert made == ["client"]
+    else:
+        assert made == ["cluster of 2", "client", "client closed", "cluster closed"]
 
 
 # ---------------------------------------------------------------- the real engine
@@ -305,3 +360,15 @@ def test_simulate_takes_a_users_bot(tmp_path, monkeypatch) -> None:
     result = run(bots=("sim_user_bots:last_choice", "random", "random"))
     assert result.to_dict()["bots"][0] == "sim_user_bots:last_choice"
     assert result.games == 12
+
+
+def test_dask_backend_reports_a_failing_game_as_the_local_backend_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing game on the dask backend is the same SimulationError (seed, actions) as on the local one,
+    even when the chunks after it finish first."""
+    monkeypatch.setitem(sys.modules, "distributed", _fake_distributed(True, []))
+    with pytest.raises(SimulationError) as info:
+        run(backend="dask", games=10, seed=0, bots="random", options={"broken_seed": 6})
+    with pytest.raises(SimulationError) as local:
+        run(games=10, seed=0, bots="random", options={"broken_seed": 6})
+    assert info.value.seed == local.value.seed == 6
+    assert info.value.actions == local.value.actions

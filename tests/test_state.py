@@ -146,20 +146,27 @@ def test_clone_is_independent(wh):
 
 
 def test_clone_shares_no_mutable_containers(wh):
-    """clone() copies every list, dict and set of the state (zones, counters, vars, frames, history, log ...)."""
+    """clone() copies every list, dict and set of the state (vars, frames, history, log ...); the lists of
+    zones and counters are shared copy-on-write, so changing either state takes its own copy first."""
     s = play(rulecore.Game(wh, 3).new_game(seed=10), 15)
     c = s.clone()
     for name in ("zones", "where", "counters", "vars", "extra_turns", "revealed", "faceup", "stack", "history",
                  "log", "round_log"):
         assert getattr(c, name) is not getattr(s, name), name
         assert getattr(c, name) == getattr(s, name), name
-    for key in s.zones:
-        assert c.zones[key] is not s.zones[key]
-    for key in s.counters:
-        assert c.counters[key] is not s.counters[key]
     for mine, theirs in zip(s.stack, c.stack):
         assert mine[3] is not theirs[3]  # the locals of each running effect
     assert c.rng is not s.rng and c.rng.state == s.rng.state
+    before = json.loads(s.to_json())
+    key = next(k for k, cards in c.zones.items() if cards)
+    card = c.zones[key][0]
+    other = next(k for k in c.zones if k != key)
+    c.move([card], other, "top", None, None)
+    c.change_counter(next(iter(c.counters)), 0, "add", 1)
+    assert json.loads(s.to_json()) == before  # the original's zones and counters are untouched
+    assert c.zones[other][0] == card and s.zones[key][0] == card
+    s.move([card], other, "bottom", None, None)
+    assert c.zones[other][0] == card and s.zones[other][-1] == card  # and the other way round
 
 
 def test_clone_keeps_shared_locals_shared(tiny):

@@ -13,10 +13,9 @@ import itertools
 import re
 import string
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import attrs
-import jsonschema
 
 from .._resources import builtin_cardsets, builtin_path
 from ..errors import CardsetError, Problem, Span
@@ -29,6 +28,9 @@ from .lint import check_references, lint
 from .repair import repair
 from .schema import SCHEMA
 from .variants import read_cardset_file, read_cardset_text
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 @attrs.frozen
@@ -141,10 +143,19 @@ def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None) -
 
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``variants``).  Every problem found is raised together as one ``CardsetError``.
-    Loads given the same ``cache`` reuse the effect text it already parsed.
+    Loads given the same ``cache`` reuse the effect text it already parsed, and a file
+    loaded before whose files all read the same is not read again.
     """
     path = _resolve(name_or_path)
-    return _build(*read_cardset_file(path), cache=cache)
+    if cache is not None:
+        kept = cache.cardset_for(path)
+        if kept is not None:  # the same files, unchanged since: the same (immutable) cardset
+            return kept
+    data, sources, problems = read_cardset_file(path)
+    cardset = _build(data, sources, problems, cache=cache)
+    if cache is not None:
+        cache.keep_cardset(path, [(s.file, s.lines) for s in sources.all], cardset)
+    return cardset
 
 
 def _resolve(name_or_path: str | Path) -> Path:
@@ -186,6 +197,29 @@ class ParseCache:
     def __init__(self, size: int = 8192) -> None:
         self.size = size
         self._entries: dict[Any, tuple[Any, list[Problem]]] = {}
+        # whole cardsets loaded from files: path -> (the lines of every file it was read from, cardset)
+        self._cardsets: dict[Path, tuple[list[tuple[str, list[str]]], Cardset]] = {}
+
+    def keep_cardset(self, path: Path, files: list[tuple[str, list[str]]], cardset: Cardset) -> None:
+        """Remember a cardset loaded from ``path`` and the lines of the files it came from."""
+        if len(self._cardsets) >= 16:
+            self._cardsets.pop(next(iter(self._cardsets)))
+        self._cardsets[path] = (files, cardset)
+
+    def cardset_for(self, path: Path) -> Cardset | None:
+        """The cardset kept for ``path`` if every file it was read from still reads the same."""
+        kept = self._cardsets.get(path)
+        if kept is None:
+            return None
+        files, cardset = kept
+        for file, lines in files:
+            try:
+                text = Path(file).read_bytes().decode("utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                return None
+            if text.splitlines() != lines:
+                return None
+        return cardset
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -200,6 +234,7 @@ class ParseCache:
 
     def clear(self) -> None:
         self._entries.clear()
+        self._cardsets.clear()
 
 
 def _symbols_key(symbols: Symbols) -> tuple[Any, ...]:
@@ -297,6 +332,8 @@ class _Loader:
                                          span,
                                          "start from docs/examples/tiny-game.yaml", "schema"))
             return
+        import jsonschema  # imported when a file is first validated, not by 'import rulecore'
+
         validator = jsonschema.Draft202012Validator(SCHEMA)
         for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
             self._schema_problem(err)
@@ -367,6 +404,8 @@ class _Loader:
             # (an alternative whose own type fits: its problem is deeper, or not about the type)
             same_shape = [e for e in err.context if e.validator != "type" or e.relative_path]
             if same_shape:
+                import jsonschema.exceptions  # loaded by check_schema already
+
                 self._schema_problem(jsonschema.exceptions.best_match(same_shape))
                 return
         if validator == "anyOf":

@@ -15,9 +15,10 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
 
 Path = tuple[Any, ...]
 
@@ -32,6 +33,8 @@ def repair(data: Any, schema: dict[str, Any]) -> tuple[Any, set[Path]] | None:
         return None
     fixed = copy.deepcopy(data)
     repaired: set[Path] = set()
+    import jsonschema  # imported when a file is first validated, not by 'import rulecore'
+
     validator = jsonschema.Draft202012Validator(schema)
     for _ in range(6):
         errors = [e for e in validator.iter_errors(fixed) if e.validator not in _HARMLESS or _fixable(e)]

@@ -84,9 +84,11 @@ class Game:
         start = rules.zone_keys[self.cardset.start_zone][0]
         s.zones[start] = list(range(len(rules.instance_type)))
         s.where = [start] * len(rules.instance_type)
+        s.owned_zones = set(s.zones)
         s.counters = {
             name: [c.initial] * (rules.players if c.per_player else 1) for name, c in self.cardset.counters.items()
         }
+        s.owned_counters = set(s.counters)
         s.vars = dict(self.cardset.vars)
         s.round = 0
         s.phase = None
@@ -97,7 +99,7 @@ class Game:
         s.faceup = set()
         s.facedown = set()
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
-        s.decision = None
+        s.asking = None
         s.pending_values = ()
         s.history = []
         s.log = []

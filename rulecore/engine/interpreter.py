@@ -62,12 +62,13 @@ class Decision:
 class Ctx:
     """What an expression sees: the state, the game's rules and the local variables."""
 
-    __slots__ = ("state", "rules", "env")
+    __slots__ = ("state", "rules", "env", "memo")
 
     def __init__(self, state: "State", env: dict):
         self.state = state
         self.rules = state.rules
         self.env = env
+        self.memo: dict | None = None  # during a menu pass: results of reads without arguments
 
 
 def _ctx(state: "State", env: dict) -> Ctx:
@@ -80,7 +81,10 @@ def ev(state: "State", node: Any, env: dict) -> Any:
     """Evaluate an expression node in the given locals."""
     ctx = state.ctx
     ctx.env = env
-    return state.rules.compiler.cache[id(node)](ctx)
+    fn = state.rules.compiler.cache.get(id(node))
+    if fn is None:  # a part of an expression a statement reads on its own (a counter's owner)
+        fn = state.rules.compiler(node)
+    return fn(ctx)
 
 
 # --------------------------------------------------------------------------- the machine
@@ -90,7 +94,7 @@ def run(state: "State") -> None:
     """Run until a decision is pending or the game is over."""
     stack = state.stack
     handlers = HANDLERS
-    while stack and state.decision is None:
+    while stack and state.asking is None:
         frame = stack[-1]
         try:
             handlers[type(frame[0])](state, frame)
@@ -98,15 +102,30 @@ def run(state: "State") -> None:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # effect text the checker could not rule out at load time; name where it happened
-            raise RuleError(f"cannot carry this out: {in_words(exc)}", getattr(frame[0], "span", None)) from exc
+            raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
+                            _span_of(state, exc, frame[0])) from exc
     if not stack and not state.terminal:
         state.finish()
+
+
+def _in_words(state: "State", exc: BaseException) -> str:
+    """``in_words``, knowing the table: generated code reads a zone by its key, so a text that is no
+    zone's key fails there as a missing key."""
+    if type(exc) is KeyError and exc.args and type(exc.args[0]) is str and exc.args[0] not in state.zones:
+        return f"the text {exc.args[0]!r} is not a zone, and only a zone holds cards"
+    return in_words(exc)
+
+
+def _span_of(state: "State", exc: BaseException, node: Any) -> Any:
+    """Where an error happened: the effect text of the generated line that raised it, else the statement's."""
+    span = state.rules.generated.span_of_traceback(exc.__traceback__)
+    return span if span is not None else getattr(node, "span", None)
 
 
 def resume(state: "State", index: int) -> None:
     """Answer the pending decision with option ``index`` and run on."""
     frame = state.stack[-1]
-    state.decision = None
+    state.asking = None
     RESUMERS[type(frame[0])](state, frame, index)
     run(state)
 
@@ -205,10 +224,7 @@ def s_move(state: "State", node: n.Move, env: dict) -> None:
     except TypeError as exc:
         raise RuleError(f"'move' {exc}", node.span) from None
     if ids:
-        pool = state.rules.kind_pools.get(id(node))
-        if pool is not None:
-            pool = cards_of(_ctx(state, env), ev(state, pool, env))
-        state.move(ids, dest, node.position, node.face, _you(env), state.rules.picked_by_kind[id(node)], pool)
+        state.move_by_rule(node, ids, dest, env)
 
 
 def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
@@ -217,7 +233,7 @@ def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
 
 def s_sort(state: "State", node: n.Sort, env: dict) -> None:
     zone = _zone(state, node, node.zone, env, "sort")
-    cards = state.zones[zone]
+    cards = state._zone_w(zone)
     key = state.rules.compiler.cache[id(node.key)]
     ctx = _ctx(state, env)
     had, old = "$it" in env, env.get("$it")
@@ -344,18 +360,24 @@ def h_block(state: "State", frame: Frame) -> None:
     node, pc, _, env = frame
     body = node.body
     stack = state.stack
-    simple = SIMPLE
+    compiler = state.rules.compiler
+    plan = compiler.plans.get(id(node))
+    if plan is None:
+        plan = compiler.plan(node)
     end = len(body)
     while pc < end:
+        step = plan[pc]
+        if step is not None:  # statements that never pause, run as one generated function
+            run_simple, next_pc = step
+            try:
+                run_simple(state, env)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
+                                _span_of(state, exc, body[pc])) from exc
+            pc = next_pc
+            continue
         stmt = body[pc]
         pc += 1
-        run_simple = simple.get(type(stmt))
-        if run_simple is not None:
-            try:
-                run_simple(state, stmt, env)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {in_words(exc)}", stmt.span) from exc
-            continue
         if pc < end:
             stack[-1] = (node, pc, None, env)
         else:
@@ -528,35 +550,38 @@ def h_rounds(state: "State", frame: Frame) -> None:
     state.stack.append((node.body, 0, None, env))
 
 
+def _skipped(state: "State", node: n.Turns, env: dict, p: int) -> bool:
+    """Whether the turns' 'skip' condition holds for player ``p`` (as 'it')."""
+    if node.skip is None:
+        return False
+    ctx = _ctx(state, env)
+    old = env.get("$it")
+    env["$it"] = p
+    try:
+        return bool(state.rules.fn(node.skip)(ctx))
+    finally:
+        env["$it"] = old
+
+
+def _next_turn(state: "State", node: n.Turns, env: dict, p: int, include: bool) -> int | None:
+    """The next player from ``p`` (``p`` itself when ``include``) in the turns' direction who is not skipped."""
+    players = state.rules.players
+    for k in range(0 if include else 1, players + (0 if include else 1)):
+        q = (p + node.step * k) % players
+        if node.skip is None or not _skipped(state, node, env, q):
+            return q
+    return None
+
+
 def h_turns(state: "State", frame: Frame) -> None:
     node, pc, current, env = frame
     rules = state.rules
     players = rules.players
-    ctx = _ctx(state, env)
-    skip = rules.fn(node.skip) if node.skip is not None else None
-
-    def skipped(p: int) -> bool:
-        if skip is None:
-            return False
-        old = env.get("$it")
-        env["$it"] = p
-        try:
-            return bool(skip(ctx))
-        finally:
-            env["$it"] = old
-
-    def next_from(p: int, include: bool) -> int | None:
-        for k in range(0 if include else 1, players + (0 if include else 1)):
-            q = (p + node.step * k) % players
-            if not skipped(q):
-                return q
-        return None
-
     if pc == 0:
         first = ev(state, node.first, env)
         if type(first) is not int:
             raise RuleError(f"'take turns from' needs a player, got {describe_value(first)}", node.span)
-        nxt = next_from(first, include=True)
+        nxt = _next_turn(state, node, env, first, True)
         idle = 0
     else:
         current, asked_before, idle = current
@@ -567,12 +592,12 @@ def h_turns(state: "State", frame: Frame) -> None:
             state.extra_turns = [0] * players
             state.stack.pop()
             return
-        if state.extra_turns[current] > 0 and not skipped(current):
+        if state.extra_turns[current] > 0 and not _skipped(state, node, env, current):
             state.extra_turns[current] -= 1
             nxt = current
         else:
             state.extra_turns[current] = 0
-            nxt = next_from(current, include=False)
+            nxt = _next_turn(state, node, env, current, False)
     if nxt is None:
         state.extra_turns = [0] * players
         state.stack.pop()
@@ -635,7 +660,7 @@ def h_choose(state: "State", frame: Frame) -> None:
         state.stack.pop()
         return
     labels: dict[str, int] = {}
-    plain = [rules.label_for(node.kind, value) for value in values]
+    plain = list(map(rules.labeller(node.kind), values))
     if node.kind in ("card", "cards") and len(set(plain)) < len(plain):
         # same-looking cards in different zones are different choices: say where each is
         zones_of: dict[str, set[str]] = {}
@@ -646,30 +671,35 @@ def h_choose(state: "State", frame: Frame) -> None:
             for label, value in zip(plain, values)
         ]
     for i, label in enumerate(plain):
-        labels.setdefault(label, i)
-    options = [(label, i) for label, i in labels.items()]
+        if label not in labels:  # the first value of each label
+            labels[label] = i
     if optional:
-        options.append((rules.done_label, -1))
-    if len(options) == 1:
-        _pick(state, frame, node, data, options[0][1])
+        labels[rules.done_label] = -1
+    if len(labels) == 1:
+        _pick(state, frame, node, data, next(iter(labels.values())))
         return
     chooser = _chooser(state, node, env)
     prompt = _prompt(state, node, env) or f"Choose {node.kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
-    state.ask(chooser, prompt, tuple(label for label, _ in options), tuple(i for _, i in options), node.kind)
+    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), node.kind)
 
 
 def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
     values, picked, need, optional = data
     env = frame[3]
     if index < 0:  # done
-        data = ((), picked, need, optional)
+        values = ()
     else:
         value = values[index]
-        data = (values[:index] + values[index + 1 :], picked + (value,), need, optional)
-    state.stack[-1] = (node, 1, data, env)
+        values = values[:index] + values[index + 1 :]
+        picked = picked + (value,)
+    if len(picked) >= need or not values:  # the choice is made: as h_choose would finish it next
+        env[node.var] = picked if node.mode != "one" else picked[0]
+        state.stack.pop()
+        return
+    state.stack[-1] = (node, 1, (values, picked, need, optional), env)
 
 
 def r_choose(state: "State", frame: Frame, index: int) -> None:
@@ -681,10 +711,18 @@ def h_menu(state: "State", frame: Frame) -> None:
     node, _, _, env = frame
     rules = state.rules
     ctx = _ctx(state, env)
-    fn = rules.compiler.cache
-    entries: list[tuple[str, int, Any]] = []
-    seen: set[str] = set()
     chooser = _chooser(state, node, env)
+    generated = rules.compiler.menus.get(id(node))
+    if generated is not None:
+        ctx.env = env
+        entries = generated(ctx, chooser)
+        if not entries:
+            raise RuleError("no option of this choice is available", node.span)
+        _offer(state, node, env, chooser, entries)
+        return
+    fn = rules.compiler.cache
+    entries: list[tuple[str, int, Any]] = []  # type: ignore[no-redef]
+    seen: set[str] = set()
     for idx, item in enumerate(node.items):
         if isinstance(item, n.AnswerOption):
             for label, card in _answers(state, item.event, chooser, {k: env.get(k) for k in item.passes}):
@@ -722,12 +760,15 @@ def h_menu(state: "State", frame: Frame) -> None:
             env.pop(item.var, None)
     if not entries:
         raise RuleError("no option of this choice is available", node.span)
-    data = tuple(entries)
-    if len(entries) == 1 and not node.always:
+    _offer(state, node, env, chooser, tuple(entries))
+
+
+def _offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tuple[str, int, Any], ...]) -> None:
+    if len(data) == 1 and not node.always:
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in entries), tuple(range(len(entries))), "option")
+    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in data), tuple(range(len(data))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:
@@ -791,6 +832,11 @@ def _answer_label(state: "State", card: int, ability: Any) -> str:
 def _answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
     """(label, card) for each of ``player``'s cards whose ability answers ``event`` and may be used now."""
     return [(_answer_label(state, card, ability), card) for card, ability in _answering(state, event, player, passed)]
+
+
+def menu_answers(state: "State", event: str, player: int, passed: dict) -> list[tuple[str, int]]:
+    """What a generated menu offers for ``option answers EVENT``: as ``_answers``."""
+    return _answers(state, event, player, passed)
 
 
 def _announce_use(state: "State", card: int, user: Any) -> None:

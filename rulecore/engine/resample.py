@@ -90,13 +90,13 @@ def resample(state: "State", player: int, seed: int) -> "State":
             deal.shuffle(cards)
             for (key, i), c in zip(places, cards):
                 slot_of[c] = state.zones[key][i]
-                new.zones[key][i] = c
+                new._zone_w(key)[i] = c
                 new.where[c] = key
         # cards the player knows but not their place in the zone: shuffled over those places
         for key in zone_keys:
-            row = new.zones[key]
             places = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
             if len(places) > 1:
+                row = new._zone_w(key)
                 cards = [row[i] for i in places]
                 deal.shuffle(cards)
                 for i, c in zip(places, cards):

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 from ..cardset.loader import Cardset
 from ..lang import nodes as n
 from ..lang.functions import Unfit, describe_value
-from ..lang.nodes import walk
+from ..lang.nodes import children, walk
 from . import interpreter as interp
 from .compiler import Compiler
 from .knowledge import kind_pools, picked_by_kind
@@ -39,7 +39,7 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions)
+        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers)
         self.fn = self.compiler
 
         # zones
@@ -72,12 +72,21 @@ class Rules:
         ctx.state = _NoState()  # type: ignore[assignment]
         ctx.rules = self  # type: ignore[assignment]
         ctx.env = {"$you": None, "$this": None}
+        ctx.memo = None
         for cid, card in cardset.cards.items():
             if card.include_if is not None and not self.fn(card.include_if)(ctx):
                 continue
             types.extend([cid] * card.count)
         self.instance_type: tuple[str, ...] = tuple(types)
         self._names = tuple(self.defs[t].name for t in types)
+        # static card facts as tables indexed by instance id: property name -> value per card
+        prop_names = {p for d in self.defs.values() for p in d.props}
+        self.prop_tables: dict[str, tuple[Any, ...]] = {
+            p: tuple(self.defs[t].props.get(p) for t in types) for p in sorted(prop_names)
+        }
+        self.prop_tables["type"] = self.instance_type
+        self.prop_tables["name"] = self._names
+        self.prop_tables["tags"] = tuple(self.defs[t].tags for t in types)
         self._group_labels: dict[tuple[str, ...], str] = {}  # a memo of pure labels, never part of a state
 
         # triggers: event -> zone -> card type -> ability
@@ -101,17 +110,25 @@ class Rules:
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
         for root in roots:
             self.kind_pools.update(kind_pools(root, walk))
+        # the expressions statements evaluate: compiled to Python source, one module per game
+        expr_roots: list[Any] = [e for e in exprs if e is not None]
         for root in roots + exprs:
             if root is None:
                 continue
             for node in walk(root):
                 if isinstance(node, n.Expr):
-                    self.fn(node)
+                    continue
+                expr_roots.extend(c for c in children(node) if isinstance(c, n.Expr))
+                if isinstance(node, n.CounterOp) and node.target.owner is not None:
+                    expr_roots.append(node.target.owner)  # the interpreter reads the owner on its own
                 if id(node) not in self.node_id and isinstance(node, (n.Stmt, n.StaticOption, n.DynamicOption)):
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
                     if isinstance(node, n.Move):
                         self.picked_by_kind[id(node)] = picked_by_kind(node.cards)
+        unique = list({id(e): e for e in expr_roots}.values())
+        menus = [node for node in self.nodes if type(node) is n.Menu]
+        self.generated = self.compiler.generate(unique, menus, self, f"effects of {cardset.name}")
 
     # ---- cards
     def trigger_ability(self, event: str, card: int) -> Any:
@@ -125,15 +142,11 @@ class Rules:
         return self._names[card]
 
     def card_prop(self, card: int, prop: str) -> Any:
-        t = self.instance_type[card]
-        if prop == "type":
-            return t
-        d = self.defs[t]
-        if prop == "name":
-            return d.name
-        if prop == "tags":
-            return d.tags
-        return d.props.get(prop)
+        table = self.prop_tables.get(prop)
+        if table is None:
+            self.instance_type[card]  # an unknown card still fails as before
+            return None
+        return table[card]
 
     def usable(self, ctx: Any, card: int, ability: str, *user: Any) -> bool:
         if type(card) is not int:
@@ -152,7 +165,7 @@ class Rules:
         return f"Player {player}" if type(player) is int else "the game"
 
     def group_label(self, cards: Iterable[int]) -> str:
-        key = tuple(self.instance_type[c] for c in cards)
+        key = tuple(map(self.instance_type.__getitem__, cards))
         label = self._group_labels.get(key)
         if label is None:
             label = self._group_labels[key] = self._make_group_label(key)
@@ -167,6 +180,17 @@ class Rules:
         if not counts:
             return "nothing"
         return " + ".join(f"{k} {name}" for name, k in counts.items())
+
+    def labeller(self, kind: str) -> Any:
+        """``label_for`` with the kind fixed: a function of the value (the common kinds without a dispatch)."""
+        if kind in ("card", "cards"):
+            return self._names.__getitem__
+        if kind in ("player", "players"):
+            return self.player_label
+        if kind == "set":
+            group_label = self.group_label
+            return lambda value: group_label(value if type(value) is tuple else (value,))
+        return lambda value: self.label_for(kind, value)
 
     def label_for(self, kind: str, value: Any) -> str:
         if kind in ("player", "players"):

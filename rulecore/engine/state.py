@@ -5,6 +5,13 @@ variables, the random generator, the interpreter's frame stack, the pending
 decision, the action history and the event log.  Nothing in it is a Python
 call stack or a callback, so ``clone`` copies a few lists and ``to_json``
 writes everything there is.
+
+Zone and counter lists are copied on write: a clone shares them with its original
+until one of the two changes a zone (``_zone_w``) or a counter (``_counter_w``), which
+first takes a copy of its own.  So ``state.zones`` and ``state.counters`` are for
+reading; every change goes through the methods here (``move``, ``rotate``,
+``change_counter``, ``arrange``, ...), and engine code that changes a zone's list in
+place must get it from ``_zone_w``.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from . import interpreter as interp
 from . import knowledge
 from . import resample as _resample
 from ..lang import nodes as n
+from ..lang.functions import cards_of
 from ..lang.functions import describe_value
 from .interpreter import Ctx, Decision, Option
 from .rng import Rng
@@ -38,9 +46,11 @@ class State:
     rules: "Rules"
     seed: int
     rng: Rng  # the only source of randomness
-    zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first
+    zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first (read-only: see below)
+    owned_zones: set[str]  # zone keys whose list this state alone holds (the others it shares with clones)
     where: list[int | str]  # card id -> its zone key
     counters: dict[str, list[int]]  # per-player counters have one value per seat, game counters one
+    owned_counters: set[str]  # counters whose list this state alone holds
     vars: dict[str, Any]
     round: int
     phase: str | None
@@ -51,14 +61,16 @@ class State:
     faceup: set[int]  # cards shown to everyone wherever they are
     facedown: set[int]  # cards hidden from everyone even in a zone others may see
     stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
-    decision: Decision | None
+    # the pending decision as plain tuples: (player, prompt, actions, kind, labels); ``decision``
+    # builds the documented attrs ``Decision`` from it only when it is read
+    asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events
     terminal: bool
     round_log: list[dict[str, Any]]
     winners: tuple[int, ...]
-    uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (for statistics)
+    uses: dict[str, list[int]]  # card type -> abilities of it used, per seat (lists replaced, never changed)
     arranged: bool  # laid out by arrange(): no longer reproducible from the seed alone
     marks: dict[int, tuple[str, ...]]  # card id -> its marks (orientation, bound, ...)
     player_marks: list[tuple[str, ...]]  # seat -> its marks
@@ -78,32 +90,51 @@ class State:
 
     # ------------------------------------------------------------------ API
     @property
+    def decision(self) -> Decision | None:
+        """The pending choice (who chooses, the prompt, the labelled options); None when the game is over."""
+        asking = self.asking
+        if asking is None:
+            return None
+        player, prompt, actions, kind, labels = asking
+        return Decision(player, prompt, tuple(map(Option, actions, labels)), kind)
+
+    @decision.setter
+    def decision(self, value: Decision | None) -> None:
+        if value is None:
+            self.asking = None
+        else:
+            self.asking = (value.player, value.prompt, tuple(o.action for o in value.options), value.kind,
+                           tuple(o.label for o in value.options))
+
+    @property
     def current_player(self) -> int | None:
         """The seat whose decision is pending; None when the game is over."""
-        return self.decision.player if self.decision is not None else None
+        asking = self.asking
+        return asking[0] if asking is not None else None
 
     def legal_actions(self) -> list[str]:
         """The actions ``apply`` accepts now (empty when the game is over)."""
-        if self.decision is None:
+        asking = self.asking
+        if asking is None:
             return []
-        return [o.action for o in self.decision.options]
+        return list(asking[2])
 
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        decision = self.decision
-        if decision is None:
+        asking = self.asking
+        if asking is None:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-        index = -1
-        for i, option in enumerate(decision.options):
-            if option.action == action:
-                index = i
-                break
+        actions = asking[2]
+        try:
+            index = actions.index(action)
+        except ValueError:
+            index = -1
         if index < 0:
-            shown = ", ".join(repr(o.action) for o in decision.options[:12])
-            more = ", ..." if len(decision.options) > 12 else ""
+            shown = ", ".join(repr(a) for a in actions[:12])
+            more = ", ..." if len(actions) > 12 else ""
             raise IllegalActionError(
-                f"{action!r} is not legal now; {self.player_label(decision.player)} must choose one of: {shown}{more}"
-            )
+                f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
+            ) from None
         snapshot = self.clone() if self.arranged else None
         self.history.append(action)
         try:
@@ -180,12 +211,12 @@ class State:
             elif cdef.visibility == "owner" and cdef.per_player:
                 counters[name] = {str(player): values[player]}
         decision = None
-        if self.decision is not None:
-            d = self.decision
-            decision = {"player": d.player}
-            if d.player == player:
+        if self.asking is not None:
+            chooser, prompt, _, kind, labels = self.asking
+            decision = {"player": chooser}
+            if chooser == player:
                 # others see only who is deciding: the prompt or options could hint at a hidden hand
-                decision.update(prompt=d.prompt, kind=d.kind, options=[o.label for o in d.options])
+                decision.update(prompt=prompt, kind=kind, options=list(labels))
         return {
             "game": rules.cardset.name,
             "player": player,
@@ -273,6 +304,7 @@ class State:
         for key in zones:
             pool.extend(self.zones[key])
             self.zones[key] = []
+            self.owned_zones.add(key)
         others = [k for k in self.zones if k not in zones]
         for key, types in zones.items():
             for t in types:
@@ -285,19 +317,20 @@ class State:
                     card = next((c for k in others for c in self.zones[k] if rules.instance_type[c] == t), None)
                     if card is None:
                         raise IllegalActionError(f"no {t!r} card left to place in {key!r}")
-                    self.zones[self.where[card]].remove(card)
+                    self._zone_w(self.where[card]).remove(card)
                 self.zones[key].append(card)
                 self.where[card] = key
         if pool:
             if rest is None:
                 raise IllegalActionError(f"{len(pool)} cards were pushed out of the named zones; say where with rest=")
-            self.zones[rest].extend(pool)
+            self._zone_w(rest).extend(pool)
             for c in pool:
                 self.where[c] = rest
         for name, value in (counters or {}).items():
             if name not in self.counters:
                 raise IllegalActionError(f"no counter {name!r}")
             self.counters[name] = list(value) if isinstance(value, (list, tuple)) else [value]
+            self.owned_counters.add(name)
         for name, value in (vars or {}).items():
             self.vars[name] = value
         # marks: "zone key/index" (e.g. "hand/0/2", the third card of hand/0) -> its marks
@@ -318,12 +351,12 @@ class State:
         self.classes = [{} for _ in range(rules.players)]  # a new layout: nobody has followed a card into it
         self.loose.clear()
         self.emit("arrange", "The table is arranged for a scenario")
-        if self.decision is not None and self.stack:
+        if self.asking is not None and self.stack:
             node, pc, data, env = self.stack[-1]
             if type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1])):
                 # a menu, or a choice with nothing picked yet: ask again for the new layout,
                 # with the locals it reads worked out anew (they may name cards that moved)
-                self.decision = None
+                self.asking = None
                 interp.refresh_locals(self, node, env)
                 self.stack[-1] = (node, 0, None, env)
                 interp.run(self)
@@ -338,9 +371,15 @@ class State:
         new.ctx = Ctx(new, {})
         new.seed = self.seed
         new.rng = self.rng.copy()
-        new.zones = {k: v[:] for k, v in self.zones.items()}
+        copy_list = list.copy
+        # zones and counters are shared, copied on write: neither state owns any list now
+        new.zones = self.zones.copy()
+        new.owned_zones = set()
+        self.owned_zones = set()
         new.where = self.where[:]
-        new.counters = {k: v[:] for k, v in self.counters.items()}
+        new.counters = self.counters.copy()
+        new.owned_counters = set()
+        self.owned_counters = set()
         new.vars = dict(self.vars)
         new.round = self.round
         new.phase = self.phase
@@ -355,17 +394,17 @@ class State:
         for node, pc, data, env in self.stack:
             copy = envs.get(id(env))
             if copy is None:
-                copy = envs[id(env)] = dict(env)
+                copy = envs[id(env)] = env.copy()
             stack.append((node, pc, data, copy))
         new.stack = stack
-        new.decision = self.decision
+        new.asking = self.asking
         new.pending_values = self.pending_values
         new.history = self.history[:]
-        new.log = self.log[:]
+        new.log = self.log[:] if self.log else []  # empty when events are off
         new.terminal = self.terminal
         new.round_log = self.round_log[:]
         new.winners = self.winners
-        new.uses = {k: v[:] for k, v in self.uses.items()}
+        new.uses = self.uses.copy()  # its lists are replaced, never changed (count_use)
         new.arranged = self.arranged
         new.marks = dict(self.marks)
         new.player_marks = self.player_marks[:]
@@ -420,12 +459,12 @@ class State:
             "frames": frames,
             "envs": envs,
             "decision": None
-            if self.decision is None
+            if self.asking is None
             else {
-                "player": self.decision.player,
-                "prompt": self.decision.prompt,
-                "kind": self.decision.kind,
-                "options": [[o.action, o.label] for o in self.decision.options],
+                "player": self.asking[0],
+                "prompt": self.asking[1],
+                "kind": self.asking[3],
+                "options": [[a, lbl] for a, lbl in zip(self.asking[2], self.asking[4])],
                 "values": list(self.pending_values),
             },
             "history": self.history,
@@ -453,29 +492,53 @@ class State:
 
     # ------------------------------------------------------------------ used by the interpreter
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
-        self.decision = Decision(player, prompt, tuple(Option(label, label) for label in labels), kind)
+        labels = tuple(labels)
+        self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
         self.pending_values = values
+
+    def _zone_w(self, key: str) -> list[int]:
+        """The list of zone ``key``, to change in place: this state's own copy (see the module docstring)."""
+        return _own(self.zones, self.owned_zones, key)
+
+    def _counter_w(self, name: str) -> list[int]:
+        """The values of counter ``name``, to change in place: this state's own copy."""
+        return _own(self.counters, self.owned_counters, name)
+
+    def move_by_rule(self, node: Any, cards: Sequence[int], dest: str, env: dict) -> None:
+        """The cards of a ``move`` statement moved; what every player can tell of how they were picked
+        (by kind, from which cards) is read from the statement (see knowledge.py)."""
+        rules = self.rules
+        pool = rules.kind_pools.get(id(node))
+        if pool is not None:
+            pool = cards_of(self.ctx, interp.ev(self, pool, env))
+        self.move(cards, dest, node.position, node.face, env.get("$you"), rules.picked_by_kind[id(node)], pool)
 
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any,
              by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
         """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
         ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
-        zones = self.zones
         where = self.where
-        target = zones[dest]
+        target = self._zone_w(dest)
+        zone_w = self._zone_w
         cards = list(cards)
-        was_up = {c for c in cards if c in self.faceup}  # seen face up by everyone as it left
+        events = self.record_events
+        # seen face up by everyone as it left (only the event log needs it)
+        was_up = {c for c in cards if c in self.faceup} if events and self.faceup else frozenset()
         before = [knowledge.seers(self, c) for c in cards]
         sources: dict[str, list[int]] = {}
+        # how the cards lie: nothing to do when no card lies face up or down and none is turned
+        lie = face is not None or self.faceup or self.facedown
+        sealing = self.sealing if face != "up" else None
         for c in cards:
             src = where[c]
-            zones[src].remove(c)
+            zone_w(src).remove(c)
             sources.setdefault(src, []).append(c)
             where[c] = dest
-            self._lie(c, face)
-            if face != "up" and self.sealing is not None:
+            if lie:
+                self._lie(c, face)
+            if sealing is not None:
                 # moved in a sealed part: only its player sees it until all parts are done
-                self.sealed_cards[c] = self.sealing
+                self.sealed_cards[c] = sealing
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -487,10 +550,10 @@ class State:
             # a reveal shows a zone as it is; once cards move in or out it is hidden again
             for key in (dest, *sources):
                 if key in self.revealed:
-                    knowledge.remember(self, (c for c in zones[key] if c not in cards))
+                    knowledge.remember(self, (c for c in self.zones[key] if c not in cards))
                     self.revealed.discard(key)
         knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
-        if self.record_events:
+        if events:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
 
@@ -528,6 +591,7 @@ class State:
         contents = [self.zones[k] for k in keys]
         for cards in contents:
             knowledge.remember(self, cards)  # everyone sees the piles change hands
+        self.owned_zones.difference_update(keys)  # the lists changed places: copy them before a change
         for p, cards in enumerate(contents):
             dest = keys[(p + step) % players]
             self.zones[dest] = cards
@@ -583,7 +647,7 @@ class State:
                       revealed=[rules.instance_type[c] for c in cards])
 
     def shuffle(self, zone: str) -> None:
-        self.rng.shuffle(self.zones[zone])
+        self.rng.shuffle(self._zone_w(zone))
         knowledge.lose_places(self, self.zones[zone])
         self.emit("shuffle", f"{self.zone_label(zone)} is shuffled", zone=zone)
 
@@ -610,9 +674,10 @@ class State:
         if type(player) is int:
             t = self.rules.instance_type[card]
             per = self.uses.get(t)
-            if per is None:
-                per = self.uses[t] = [0] * self.rules.players
+            # a new list each time: clones share these lists (clone copies the dict only)
+            per = per[:] if per is not None else [0] * self.rules.players
             per[player] += 1
+            self.uses[t] = per
 
     def mark_card(self, card: int, mark: str, remove: bool) -> None:
         marks = self.marks.get(card, ())
@@ -648,7 +713,7 @@ class State:
 
     def change_counter(self, name: str, index: int, op: str, value: int) -> None:
         cdef = self.rules.cardset.counters[name]
-        values = self.counters[name]
+        values = self._counter_w(name)
         old = values[index]
         new = old + value if op == "add" else old - value if op == "subtract" else value
         if cdef.min is not None and new < cdef.min:
@@ -669,7 +734,7 @@ class State:
 
     def finish(self) -> None:
         self.terminal = True
-        self.decision = None
+        self.asking = None
         rules = self.rules
         winners = rules.fn(rules.cardset.winners)(Ctx(self, {"$you": None, "$this": None}))
         if type(winners) is int:
@@ -699,6 +764,15 @@ class State:
     def __repr__(self) -> str:
         status = "over" if self.terminal else f"{self.player_label(self.current_player)} to choose"
         return f"<State {self.rules.cardset.name} round {self.round}, {len(self.history)} actions, {status}>"
+
+
+def _own(lists: dict[str, list[int]], owned: set[str], key: str) -> list[int]:
+    """``lists[key]``, first copied unless this state already holds its own copy (copy on write)."""
+    if key in owned:
+        return lists[key]
+    mine = lists[key] = lists[key][:]
+    owned.add(key)
+    return mine
 
 
 def state_from_json(game: "Game", text: str) -> State:
@@ -750,7 +824,9 @@ def _from_dict(game: "Game", data: Any) -> State:
     if seen != len(where):
         raise StateError(f"the saved zones hold {seen} cards, the game has {len(where)}")
     s.zones, s.where = zones, where
+    s.owned_zones = set(zones)
     s.counters = {str(k): [int(x) for x in v] for k, v in data["counters"].items()}
+    s.owned_counters = set(s.counters)
     for name, cdef in rules.cardset.counters.items():
         if len(s.counters.get(name, ())) != (rules.players if cdef.per_player else 1):
             raise StateError(f"the saved counter '{name}' has the wrong size")
@@ -770,11 +846,12 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.stack = stack
     d = data["decision"]
     if d is None:
-        s.decision, s.pending_values = None, ()
+        s.asking, s.pending_values = None, ()
     else:
-        s.decision = Decision(int(d["player"]), d["prompt"], tuple(Option(a, lbl) for a, lbl in d["options"]), d["kind"])
+        pairs = [(str(a), str(lbl)) for a, lbl in d["options"]]
+        s.asking = (int(d["player"]), d["prompt"], tuple(a for a, _ in pairs), d["kind"], tuple(lbl for _, lbl in pairs))
         s.pending_values = tuple(int(v) for v in d["values"])
-        if len(s.pending_values) != len(s.decision.options):
+        if len(s.pending_values) != len(pairs):
             raise StateError("the saved decision is inconsistent")
     s.history = [str(a) for a in data["history"]]
     s.log = list(data["log"])
@@ -794,6 +871,6 @@ def _from_dict(game: "Game", data: Any) -> State:
         raise StateError("the saved card classes do not match the number of players")
     s.class_seq = int(data.get("class_seq", 0))
     s.loose = {int(c): int(m) for c, m in data.get("loose", {}).items()}
-    if not s.terminal and s.decision is None:
+    if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s

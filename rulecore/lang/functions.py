@@ -124,8 +124,14 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
     """Every non-empty set of cards sharing one value of ``prop``: 1, 2, ... of each value."""
     by_value: dict[Any, list[int]] = {}
     rules = ctx.rules
+    table = rules.prop_tables.get(prop)  # per-card values of the property, when the engine has them
     for card in cards_of(ctx, cards):
-        by_value.setdefault(rules.card_prop(card, prop), []).append(card)
+        value = table[card] if table is not None else rules.card_prop(card, prop)
+        group = by_value.get(value)
+        if group is None:
+            by_value[value] = [card]
+        else:
+            group.append(card)
     out = []
     for group in by_value.values():
         for k in range(1, len(group) + 1):
@@ -135,16 +141,16 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
 
 def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]:
     """Each group as it is, and each group plus exactly one extra card of a type not in it."""
-    rules = ctx.rules
+    itype = ctx.rules.instance_type
     extra_cards = cards_of(ctx, extras)
     out = []
     for group in items_of(ctx, groups):
         group = cards_of(ctx, group)
         out.append(group)
-        types = {rules.instance_type[c] for c in group}
+        types = set(map(itype.__getitem__, group))
         seen: set[str] = set()
         for extra in extra_cards:
-            etype = rules.instance_type[extra]
+            etype = itype[extra]
             if etype in types or etype in seen or extra in group:
                 continue
             seen.add(etype)

@@ -2,8 +2,8 @@
 
 Expressions compute values and never pause; statements change the state and may
 pause for a decision.  The parser builds these, the checker reads them, the
-compiler turns expressions into closures and the interpreter runs statements.
-No node refers to lark.
+engine's compiler turns them into generated Python (closures as a fallback) and
+its interpreter steps through the statements that can pause.  No node refers to lark.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import re
 from typing import Any, Callable, Mapping
 
@@ -71,7 +72,23 @@ def _lark() -> lark.Lark:
         start=["start", "expr_start"],
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=_grammar_cache(),
     )
+
+
+def _grammar_cache() -> str | bool:
+    """Where lark keeps the built parser tables between processes: a file in the user's own cache
+    folder ($XDG_CACHE_HOME or ~/.cache, then rulecore/), never a shared temporary folder (lark
+    unpickles the file).  Lark writes a hash of the grammar and its options on the first line
+    and builds anew when it differs; when the folder cannot be made it builds every time (a
+    read-only site-packages is never written to)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulecore")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, f"effects-grammar-{lark.__version__}.lark-cache")
 
 
 SpanMaker = Callable[[int, int], Span]

@@ -8,8 +8,12 @@ arguments, never on the number of workers, the backend or scheduling.
 Parallelism: ``backend="local"`` uses a spawn-safe process pool of ``workers``
 processes (default: every core); each worker loads the cardset once, in the
 pool initializer. ``backend="ray"`` and ``backend="dask"`` hand the same chunks
-of games to an already installed distributed engine (imported lazily; a clear
-:class:`rulecore.RulecoreError` is raised when it is missing).
+of games to an installed distributed engine (imported lazily; a clear
+:class:`rulecore.RulecoreError` is raised when it is missing; extras
+``rulecore[ray]`` and ``rulecore[dask]``). ``dask`` runs on Dask's distributed
+scheduler: the ``distributed.Client`` this process is connected to, or else a
+``LocalCluster`` of ``workers`` processes started for the run and closed after it
+(Dask's default threaded scheduler would run the games in one process).
 
 May import: rulecore.bots and rulecore's public API (engine and below); never cli.
 """
@@ -591,13 +595,15 @@ def _run_local_pool(
     return ordered
 
 
-def _import_backend(module: str) -> Any:
+def _import_backend(module: str, backend: str | None = None) -> Any:
+    backend = backend or module
     try:
         return __import__(module)
     except ImportError as exc:
         raise rulecore.RulecoreError(
-            f"backend {module!r} needs the optional package {module!r}, which is not "
-            f"installed (pip install {module}); or use backend='local'"
+            f"backend {backend!r} needs the optional package {module!r}, which is not "
+            f"installed (pip install {backend} or pip install 'rulecore[{backend}]'); "
+            f"or use backend='local'"
         ) from exc
 
 
@@ -622,15 +628,48 @@ def _run_ray(blob: bytes, games: int, progress: ProgressCallback | None) -> list
     return outcomes
 
 
-def _run_dask(blob: bytes, games: int, progress: ProgressCallback | None) -> list[_Outcome]:
-    dask = _import_backend("dask")
-    chunks = _chunks(games, max(1, min(256, math.ceil(games / 256))))
-    tasks = [dask.delayed(_run_chunk_blob, pure=False)(blob, list(chunk)) for chunk in chunks]
-    # Uses the active dask scheduler: a connected distributed.Client if there is one.
-    per_chunk: Sequence[list[_Outcome]] = dask.compute(*tasks)
-    outcomes = [o for chunk_out in per_chunk for o in chunk_out]
-    _report(progress, sum(1 for o in outcomes if isinstance(o, GameRecord)), games)
-    return outcomes
+def _run_dask(
+    blob: bytes, games: int, progress: ProgressCallback | None, workers: int | None = None
+) -> list[_Outcome]:
+    """Chunks of games as tasks on Dask's distributed scheduler: the Client this process is
+    connected to, or else a LocalCluster of ``workers`` processes (default: every core)
+    started for this run and closed after it."""
+    distributed = _import_backend("distributed", "dask")
+    cluster = None
+    try:
+        client = distributed.get_client()
+    except ValueError:  # no client connected: a cluster of local worker processes
+        cluster = distributed.LocalCluster(
+            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True
+        )
+        client = distributed.Client(cluster)
+    try:
+        chunks = _chunks(games, max(1, min(256, math.ceil(games / 256))))
+        data = client.scatter(blob, broadcast=True)
+        futures = [client.submit(_run_chunk_blob, data, list(chunk), pure=False) for chunk in chunks]
+        position = {id(f): i for i, f in enumerate(futures)}
+        per_chunk: dict[int, list[_Outcome]] = {}
+        failed_at: int | None = None
+        done = 0
+        for future in distributed.as_completed(futures):
+            i = position[id(future)]
+            if failed_at is not None and i > failed_at:
+                continue  # after a failing chunk: not needed (cancelled)
+            chunk_out: list[_Outcome] = future.result()
+            per_chunk[i] = chunk_out
+            if any(isinstance(o, _Failure) for o in chunk_out):
+                # the lowest failing game is reported: chunks before this one still count
+                failed_at = i if failed_at is None else min(failed_at, i)
+                for later in futures[failed_at + 1 :]:
+                    later.cancel()
+                continue
+            done += len(chunk_out)
+            _report(progress, done, games)
+        return [o for i in sorted(per_chunk) for o in per_chunk[i]]
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
 
 
 def simulate(
@@ -715,7 +754,7 @@ def simulate(
     elif backend == "ray":
         outcomes = _run_ray(_pickled(job), games, progress)
     else:
-        outcomes = _run_dask(_pickled(job), games, progress)
+        outcomes = _run_dask(_pickled(job), games, progress, workers)
     wall = time.perf_counter() - started
 
     failures = [o for o in outcomes if isinstance(o, _Failure)]

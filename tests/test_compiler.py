@@ -1,0 +1,82 @@
+"""The compiled engine (rulecore/engine/compiler.py): generated code for expressions, menus and runs of
+statements, its fallbacks to closures and handlers, and where its errors are reported."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulecore
+from rulecore.cardset.loader import load_cardset_text
+from rulecore.engine.compiler import CodeGen
+
+
+def test_an_error_inside_generated_code_names_the_expression_that_raised_it(tiny):
+    """A Python error raised by a generated line is a RuleError at that expression's file:line:column, in plain words."""
+    body = 'let t = "nozone"\nsay 1\nsay 2 + count(deck where 1 in t)'
+    line, col = tiny.line_of(tiny.text(body), "1 in t")
+    with pytest.raises(rulecore.RuleError) as info:
+        tiny.run(body)
+    assert str(info.value).startswith(f"inline.yaml:{line}:{col} (in phase main): cannot carry this out: the text 'nozone' is not a zone")
+
+
+@pytest.mark.parametrize("missing", ["g_Seat", "g_Where", "g_Attr", "g_UserCall", "g_BinOp"])
+def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(tiny, monkeypatch, missing):
+    """Without its writer method a node kind is compiled as a closure and gives the same results."""
+    body = ("say left of 1\nsay count(deck where it.power > 1 and left of 0 == 1)\n"
+            'say 3 + count(deck) * 2 - 7 % 4\nsay "n" + 5 + " and " + count(deck)\n'
+            "for each c in deck where it.type == \"apple\" { say c.power }")
+    expected = tiny.says(tiny.run(body))
+    monkeypatch.delattr(CodeGen, missing)
+    assert tiny.says(tiny.run(body)) == expected
+
+
+@pytest.mark.parametrize("missing", ["s_Let", "s_Move", "s_CounterOp", "s_Mark", "s_If", "s_ForEach"])
+def test_a_statement_the_writer_does_not_know_runs_through_its_handler(tiny, monkeypatch, missing):
+    """Without its writer method a statement that never pauses calls its interpreter handler instead."""
+    body = ("let a = 2\nmove top(deck, a) to table\nadd a to pool\nsay count(table)\nsay pool\n"
+            'for each c in table { mark card c "seen" }\nif count(table) > 1 { mark player 1 "busy" }\n'
+            "say count(table where \"seen\" in it.marks)\nsay player_marks(1)")
+    expected = tiny.says(tiny.run(body))
+    monkeypatch.delattr(CodeGen, missing)
+    assert tiny.says(tiny.run(body)) == expected
+
+
+def test_generated_code_is_written_only_for_what_runs(tiny):
+    """A game compiles an effect the first time it runs: a fresh game holds no generated pieces."""
+    game = tiny.game("say 1")
+    assert game.rules.generated.pieces == {}
+    game.new_game(0)
+    assert game.rules.generated.pieces
+    assert "def " in game.rules.generated.source
+
+
+def test_ifs_loops_and_calls_that_never_pause_are_generated_code_and_choices_stay_frames(tiny):
+    """can_pause is False for if/for each/repeat/while over plain statements, True once a choice is inside."""
+    game = tiny.game("if true { say 1 }\nfor each c in deck { say c }\nrepeat 2 { say 0 }\n"
+                     'choose by 0 "Pick" { option "a" { say 1 } option "b" { say 2 } }')
+    compiler = game.rules.compiler
+    main = [s for s in rulecore.lang.nodes.walk(game.cardset.program) if type(s).__name__ == "Phase"][0].body
+    kinds = {type(s).__name__: compiler.can_pause(s) for s in main.body}
+    assert kinds == {"If": False, "ForEach": False, "Repeat": False, "Menu": True}
+    assert compiler.can_pause(main)
+
+
+def test_generated_statements_give_the_interpreters_results(tiny):
+    """Nested ifs, loops, while and repeat run as generated code say what the effect text says."""
+    s = tiny.run("let n = 0\nwhile n < 3 { let n = n + 1\nif n == 2 { say \"two\" } elif n == 3 { say \"three\" }"
+                 " else { say n } }\nrepeat 2 { for each c in top(deck, 2) { move c to table } }\nsay count(table)")
+    assert tiny.says(s) == ["1", "two", "three", "4"]
+
+
+def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
+    """A pure user function of no arguments is kept for the menu pass; one that draws from the
+    generator (random) is not, so the number of draws and the labels stay as the interpreter's."""
+    body = ('choose by 0 "Pick" { option each c in deck when c == head_card() or c == lucky() { say c } '
+            'option "none" { say 0 } }')
+    text = tiny.text(body) + "functions:\n  head_card: first(deck)\n  lucky: first(random(deck))\n"
+    game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
+    state = game.new_game(3)
+    source = game.rules.generated.source
+    assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() is not
+    twin = rulecore.Game(load_cardset_text(text, tiny.file), 2).new_game(3)
+    assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()
