@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -306,3 +311,54 @@ def test_real_game_play_to_the_end() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Game over" in result.stdout and "Total" in result.stdout
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of a process group, read from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def _wait_for(check: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+@needs_real
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc") or not hasattr(os, "killpg"), reason="needs /proc")
+def test_sigterm_ends_workers_and_closes_stdout() -> None:
+    """SIGTERM to `rulecore simulate --workers 2` leaves no process of its group alive and closes stdout."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulecore", "simulate", REAL, "--games", "100000", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: pgid == pid
+    )
+    try:
+        # the main process, two workers and the resource tracker
+        assert _wait_for(lambda: len(_group_members(proc.pid)) >= 4, 60), "workers did not start"
+        time.sleep(1.0)  # let the workers finish starting up and take games
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)  # returns only once every holder of stdout is gone
+        assert proc.returncode == 143, err
+        assert b"terminated" in err and b"Traceback" not in err
+        assert _wait_for(lambda: not _group_members(proc.pid), 10), _group_members(proc.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)

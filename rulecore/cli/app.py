@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 a :class:`rulecore.RulecoreError` (bad cardset, option,
 illegal action...), printed as a clean message without a traceback; 2 usage
-errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C.
+errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C;
+143 ``simulate`` stopped by SIGTERM (its worker processes are stopped first).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import contextlib
 import functools
 import json
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, NoReturn, cast
 
@@ -83,6 +86,31 @@ def _clean_errors() -> Iterator[None]:
         yield
     except rulecore.RulecoreError as exc:
         _fail(str(exc) or type(exc).__name__)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM (``kill PID``) stops it the way Ctrl-C does.
+
+    Without this, SIGTERM ends only the main process, and its worker processes and
+    multiprocessing's resource tracker live on, holding stdout open.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _split_names(raw: str) -> list[str]:
@@ -300,6 +328,20 @@ def _cards_table(result: SimulationResult, limit: int) -> Table | None:
     return table
 
 
+def _run_with_progress(run: Callable[..., SimulationResult], out: Console, games: int) -> SimulationResult:
+    with Progress(
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=out,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        return run(progress=lambda done, total: bar.update(task, completed=done))
+
+
 @app.command("simulate")
 def simulate_command(
     game: Annotated[str, typer.Argument(help="Built-in cardset name or path to a cardset YAML.")],
@@ -359,23 +401,13 @@ def simulate_command(
             backend=cast(Backend, backend),  # checked by simulate()
             max_decisions=max_decisions,
         )
-        try:
-            if show_progress:
-                with Progress(
-                    TextColumn("[bold]simulating"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeElapsedColumn(),
-                    TimeRemainingColumn(),
-                    console=out,
-                    transient=True,
-                ) as bar:
-                    task = bar.add_task("games", total=games)
-                    result = run(progress=lambda done, total: bar.update(task, completed=done))
-            else:
-                result = run()
-        except KeyboardInterrupt:
-            _fail("interrupted", 130)
+        with _sigterm_as_interrupt():
+            try:
+                result = _run_with_progress(run, out, games) if show_progress else run()
+            except _Terminated:
+                _fail("terminated", 143)
+            except KeyboardInterrupt:
+                _fail("interrupted", 130)
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
         return
