@@ -252,6 +252,13 @@ def test_no_command_prints_help() -> None:
     assert "validate" in result.output and "explain" in result.output and "schema" in result.output
 
 
+def test_version_prints_the_package_version() -> None:
+    """`rulecore --version` prints rulecore's __version__ and exits 0 without a command."""
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == f"rulecore {rulecore.__version__}"
+
+
 def test_python_dash_m_works() -> None:
     """`python -m rulecore --help` runs the same CLI."""
     proc = subprocess.run(
