@@ -147,10 +147,10 @@ class _References:
     def call(self, node: n.Call) -> None:
         args = node.args
         if node.func == "option" and args and _text(args[0]) is not None:
-            name = _text(args[0]) or ""
-            if name not in self.cs.options:
-                self.problem(args[0].span, f"unknown option '{name}'",
-                             _did_you_mean(name, self.cs.options, "declare it under 'options:'"), "unknown-name")
+            option = _text(args[0]) or ""
+            if option not in self.cs.options:
+                self.problem(args[0].span, f"unknown option '{option}'",
+                             _did_you_mean(option, self.cs.options, "declare it under 'options:'"), "unknown-name")
         elif node.func == "in_zones":
             for arg in args:
                 name = _text(arg)
@@ -158,10 +158,10 @@ class _References:
                     self.problem(arg.span, f"unknown zone '{name}'",
                                  _did_you_mean(name, self.cs.zones, f"zones: {', '.join(self.cs.zones)}"), "unknown-name")
         elif node.func == "usable" and len(args) >= 2 and _text(args[1]) is not None:
-            name = _text(args[1]) or ""
-            if name not in self.abilities:
-                self.problem(args[1].span, f"no card has an ability '{name}'",
-                             _did_you_mean(name, self.abilities, "no card has an ability of that name"), "unknown-name")
+            ability = _text(args[1]) or ""
+            if ability not in self.abilities:
+                self.problem(args[1].span, f"no card has an ability '{ability}'",
+                             _did_you_mean(ability, self.abilities, "no card has an ability of that name"), "unknown-name")
         else:
             first_prop = {"prop": 1, "sets": 1, "shared_props": 2, "chain": 3}.get(node.func)
             if first_prop is None:
