@@ -176,7 +176,7 @@ def test_play_with_scripted_input(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "you are seat 0 of 2" in out
-    assert "'abc' is not a number" in out
+    assert "'abc' is neither an option's number" in out
     assert "0 is out of range" in out
     assert "Please type a number" in out
     assert "99 is out of range" in out
@@ -185,6 +185,35 @@ def test_play_with_scripted_input(runner: CliRunner) -> None:
     assert "Seat 1 takes" in out  # the bot's move is shown through events
     assert "Game over" in out and "Winner" in out
     assert "Total" in out and "Scores" in out  # the score table of result()
+
+
+def test_play_takes_an_option_by_name(runner: CliRunner) -> None:
+    """An option may be typed by an unambiguous, case-insensitive start of its name; an ambiguous one re-asks."""
+    by_number = runner.invoke(app, play_args(), input="3\n" + "1\n" * 30)
+    by_name = runner.invoke(app, play_args(), input="take 3\n" + "1\n" * 30)
+    shouted = runner.invoke(app, play_args(), input="TAKE 3 STONE(S)\n" + "1\n" * 30)
+    ambiguous = runner.invoke(app, play_args(), input="take\nq\n")
+    assert by_name.exit_code == 0, by_name.output
+    strip = lambda text: text.replace("take 3", "3").replace("TAKE 3 STONE(S)", "3")  # noqa: E731
+    assert strip(by_name.stdout) == strip(shouted.stdout) == by_number.stdout
+    assert "'take' fits 3 options (Take 1 stone(s), Take 2 stone(s), Take 3 stone(s))" in ambiguous.stdout
+
+
+def test_play_shows_changes_and_the_table_on_request(runner: CliRunner) -> None:
+    """The table is shown whole once, then only its changed lines; t shows it whole again."""
+    quiet = runner.invoke(app, play_args(), input="1\n1\n1\nq\n")
+    asked = runner.invoke(app, play_args(), input="1\nt\n1\nq\n")
+    assert quiet.stdout.count("Your view (seat 0)") == 1
+    assert "Changed (t: the whole table):" in quiet.stdout and "heap:" in quiet.stdout.split("Changed")[1]
+    assert asked.stdout.count("Your view (seat 0)") == 2
+
+
+def test_play_help_lists_the_commands(runner: CliRunner) -> None:
+    """? alone explains what may be typed; ? CARD on a game without card texts says so."""
+    result = runner.invoke(app, play_args(), input="?\n? stone\nq\n")
+    out = flat(result.stdout)
+    assert "t or table: the whole table" in out and "? CARD" in out
+    assert "this game has no card texts" in out
 
 
 def test_play_same_seed_same_game(runner: CliRunner) -> None:
@@ -243,6 +272,14 @@ def test_render_view_is_readable() -> None:
     assert "total: you 4, seat 1 7" in text
     assert "players (1): Ann" in text
     assert "hidden from the view text" not in text and "card names" not in text
+
+
+def test_render_view_leaves_out_empty_entries() -> None:
+    """Top-level entries with nothing in them (no vars, no marks on anyone) are not shown; zeros are."""
+    view = {"round": 0, "vars": {}, "marks": [[], [], []], "flags": {"a": [], "b": {}}, "zones": {"deck": {"count": 0}}}
+    text = render_view(view, seat=0, players=3)
+    assert "round: 0" in text and "deck (0)" in text
+    assert "vars" not in text and "marks" not in text and "flags" not in text
 
 
 def test_no_command_prints_help() -> None:
@@ -304,10 +341,25 @@ def test_real_game_play_scripted() -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "'zero' is not a number" in out and "0 is out of range" in out
+    assert "'zero' is neither an option's number" in out and "0 is out of range" in out
     assert "Your view (seat 0)" in out and "hand/0 (you)" in out
     assert "Input closed; game abandoned" in out  # 25 answers do not finish a game
     assert "Traceback" not in result.output
+
+
+@needs_real
+def test_real_game_play_shows_a_cards_text() -> None:
+    """? CARD and help CARD show the card's text and its abilities rendered as effect text."""
+    result = CliRunner().invoke(
+        app, ["play", REAL, "--players", "2", "--seed", "2"], input="? chalice\nhelp Familiar\n? chalic\n? zzz\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    out = flat(result.stdout)
+    assert "Chalice (x4) Play into any player's Hex pile" in out
+    assert "move this to hex of target" in out  # the ability, rendered back from its effect tree
+    assert "Familiar (x6)" in out and "answers 'attacked'" in out
+    assert out.count("Chalice (x4)") == 2  # an unambiguous start of a name is enough
+    assert "no card 'zzz'" in out
 
 
 @needs_real

@@ -33,7 +33,7 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.cardset.explain import explain_entry, explain_game, find_entry, suggest
+from rulecore.cardset.explain import explain_entry, explain_game, find_entry, render_block, render_expr, suggest
 from rulecore.cardset.schema import editor_schema
 from rulecore.cli.validate import UsageError, validate_paths
 from rulecore.simulate import (
@@ -559,6 +559,15 @@ def _render_list(
         _render(value, indent + 1, lines, look)
 
 
+def _is_empty(value: Any) -> bool:
+    """An empty mapping or list, or one holding only empty ones (e.g. no marks on any player)."""
+    if isinstance(value, Mapping):
+        return all(_is_empty(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_empty(v) for v in value)
+    return False
+
+
 def _look_for(view: Mapping[str, Any], seat: int | None, players: int | None) -> _Look:
     names = view.get("card_names")
     return _Look(
@@ -576,10 +585,11 @@ def render_view(
     Generic: nested mappings are indented, ``{"count": n, "cards": [...]}``
     entries become one line, ids found in a ``card_names`` table are shown by
     name, lists of one number per seat are labelled by seat, and the parts a
-    prompt shows anyway (``decision``, ``card_names``, ...) are left out.
+    prompt shows anyway (``decision``, ``card_names``, ...) and top-level
+    entries with nothing in them (``vars: {}``, no marks on anyone) are left out.
     """
     look = _look_for(view, seat, players)
-    shown = {k: v for k, v in view.items() if k not in _VIEW_HIDDEN and v is not None}
+    shown = {k: v for k, v in view.items() if k not in _VIEW_HIDDEN and v is not None and not _is_empty(v)}
     lines: list[str] = []
     _render(shown, 0, lines, look)
     return "\n".join(lines)
@@ -594,13 +604,6 @@ def _event_text(event: Any) -> str:
     return str(event)
 
 
-def _show_events(out: Console, state: Any, shown: int) -> int:
-    events = list(state.events(HUMAN_SEAT))
-    for event in events[shown:]:
-        out.print(Text(f"  • {_event_text(event)}"))
-    return len(events)
-
-
 def _choices(state: Any) -> tuple[str, list[tuple[str, str]]]:
     """The prompt and (action, label) pairs of the human's decision."""
     decision = state.decision
@@ -610,27 +613,162 @@ def _choices(state: Any) -> tuple[str, list[tuple[str, str]]]:
     return "Your choice", [(a, a) for a in state.legal_actions()]
 
 
-def _ask(out: Console, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | None:
-    """Ask until a valid number is typed; None when the player wants to quit."""
-    out.print(Text(prompt, style="bold"))
-    for number, (_, label) in enumerate(pairs, 1):
-        out.print(Text(f"  {number:>2}. {label}"))
-    while True:
-        raw = out.input(f"Choose 1-{len(pairs)} (q to quit): ").strip()
-        if raw.lower() in _QUIT_WORDS:
-            return None
-        if not raw:
-            out.print(Text(f"Please type a number from 1 to {len(pairs)}."))
+_TABLE_WORDS = frozenset({"t", "table"})
+_HELP_WORDS = frozenset({"?", "help"})
+_COMMANDS_HELP = (
+    "Type an option's number or the start of its name (any case); t or table: the whole table; "
+    "? CARD or help CARD: a card's text; q: quit."
+)
+
+
+def _match_option(raw: str, pairs: Sequence[tuple[str, str]]) -> tuple[int | None, str]:
+    """The index of the option typed as a number or a name (an unambiguous prefix, any case).
+
+    Returns (index, "") or (None, a message saying what is wrong).
+    """
+    count = len(pairs)
+    if raw.isdigit() or (raw.startswith("-") and raw[1:].isdigit()):
+        number = int(raw)
+        if 1 <= number <= count:
+            return number - 1, ""
+        return None, f"{number} is out of range; type a number from 1 to {count}."
+    word = " ".join(raw.split()).casefold()
+    exact = [i for i, (_, label) in enumerate(pairs) if " ".join(label.split()).casefold() == word]
+    found = exact or [i for i, (_, label) in enumerate(pairs) if label.casefold().startswith(word)]
+    if len({pairs[i][1] for i in found}) == 1:
+        return found[0], ""
+    if not found:
+        return None, f"{raw!r} is neither an option's number (1 to {count}) nor the start of its name."
+    names = ", ".join(pairs[i][1] for i in found[:6]) + (", ..." if len(found) > 6 else "")
+    return None, f"{raw!r} fits {len(found)} options ({names}); type more of the name, or its number."
+
+
+def _card_lookup(cardset: Any, name: str) -> tuple[str | None, str]:
+    """(card id, "") for a card typed by id, name or an unambiguous name prefix; else (None, why)."""
+    cards = getattr(cardset, "cards", None)
+    if not isinstance(cards, Mapping) or not cards:
+        return None, "this game has no card texts to show."
+    found = find_entry(cardset, name)
+    if found is not None and found[0] == "card":
+        return found[1], ""
+    word = name.casefold()
+    starts = [cid for cid, card in cards.items() if str(getattr(card, "name", cid)).casefold().startswith(word)]
+    if len(starts) == 1:
+        return starts[0], ""
+    guess = suggest(cardset, name)
+    hint = f"did you mean '{guess}'?" if guess else "its cards: " + ", ".join(
+        str(getattr(c, "name", cid)) for cid, c in cards.items()
+    )
+    return None, f"no card {name!r}; {hint}"
+
+
+def _card_text(cardset: Any, cid: str) -> str:
+    """A card as a player reads it: name, copies, tags, text, scoring and each ability's effect text."""
+    card = cardset.cards[cid]
+    lines = [f"{card.name} (x{card.count})" + (f"  tags: {', '.join(card.tags)}" if card.tags else "")]
+    if card.text:
+        lines.append("  " + " ".join(card.text.split()))
+    for key, value in card.props.items():
+        lines.append(f"  {key}: {', '.join(map(str, value)) if isinstance(value, tuple) else value}")
+    if card.scoring:
+        lines.append("  scores for copies: " + ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1)))
+    for ability in card.abilities.values():
+        head = f"  {ability.label or ability.name}"
+        if ability.on is not None:
+            head += f" (answers '{ability.on}' from {ability.zone})"
+        lines.append(head + (f": {' '.join(ability.text.split())}" if ability.text else ""))
+        if ability.when is not None:
+            lines.append(f"    when {render_expr(ability.when)}")
+        lines.extend("    " + line for line in render_block(ability.body).splitlines())
+    return "\n".join(lines)
+
+
+@dataclass
+class _Screen:
+    """What the person at seat 0 has been shown: events read so far and the last table."""
+
+    out: Console
+    cardset: Any
+    players: int
+    events: int = 0
+    table: list[str] | None = None
+
+    def show_events(self, state: Any) -> None:
+        events = list(state.events(HUMAN_SEAT))
+        for event in events[self.events:]:
+            self.out.print(Text(f"  • {_event_text(event)}"))
+        self.events = len(events)
+
+    def show_table(self, lines: list[str]) -> None:
+        self.out.rule(f"Your view (seat {HUMAN_SEAT})")
+        self.out.print(Text("\n".join(lines)), soft_wrap=True)
+
+    def show_changes(self, state: Any) -> None:
+        """The whole table the first time; after that only its lines that changed."""
+        lines = render_view(state.view(HUMAN_SEAT), HUMAN_SEAT, self.players).splitlines()
+        if self.table is None:
+            self.show_table(lines)
+        else:
+            changed = _changed_lines(self.table, lines)
+            if changed:
+                self.out.print(Text("Changed (t: the whole table):", style="dim"))
+                self.out.print(Text("\n".join("  " + line for line in changed)), soft_wrap=True)
+        self.table = lines
+
+    def ask(self, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | None:
+        """Ask until an option is chosen by number or name; None when the person quits."""
+        self.out.print(Text(prompt, style="bold"))
+        for number, (_, label) in enumerate(pairs, 1):
+            self.out.print(Text(f"  {number:>2}. {label}"))
+        while True:
+            raw = " ".join(self.out.input(f"Choose 1-{len(pairs)} or a name (? help, q quit): ").split())
+            word, _, rest = raw.partition(" ")
+            if raw.lower() in _QUIT_WORDS:
+                return None
+            if not raw:
+                self.out.print(Text(f"Please type a number from 1 to {len(pairs)}, or an option's name."))
+            elif raw.lower() in _TABLE_WORDS:
+                self.show_table(self.table or [])
+            elif raw.lower() in _HELP_WORDS:
+                self.out.print(Text(_COMMANDS_HELP))
+            elif word.lower() in _HELP_WORDS or raw.startswith("?"):
+                name = rest if word.lower() in _HELP_WORDS else raw[1:].strip()
+                cid, why = _card_lookup(self.cardset, name)
+                self.out.print(Text(_card_text(self.cardset, cid) if cid is not None else why), soft_wrap=True)
+            else:
+                index, why = _match_option(raw, pairs)
+                if index is not None:
+                    return pairs[index][0]
+                self.out.print(Text(why))
+
+
+def _changed_lines(old: Sequence[str], new: Sequence[str]) -> list[str]:
+    """The lines of the new table that are not in the old one, each under its (indented) headings."""
+
+    def keyed(lines: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
+        out: list[tuple[tuple[str, ...], str]] = []
+        parents: list[tuple[int, str]] = []
+        for line in lines:
+            indent = len(line) - len(line.lstrip(" "))
+            while parents and parents[-1][0] >= indent:
+                parents.pop()
+            out.append((tuple(p for _, p in parents), line))
+            parents.append((indent, line))
+        return out
+
+    before = set(keyed(old))
+    shown: list[str] = []
+    printed: set[tuple[str, ...]] = set()
+    for path, line in keyed(new):
+        if (path, line) in before:
             continue
-        try:
-            number = int(raw)
-        except ValueError:
-            out.print(Text(f"{raw!r} is not a number; type a number from 1 to {len(pairs)}."))
-            continue
-        if not 1 <= number <= len(pairs):
-            out.print(Text(f"{number} is out of range; type a number from 1 to {len(pairs)}."))
-            continue
-        return pairs[number - 1][0]
+        for depth in range(len(path)):  # the headings above it, once each
+            if path[: depth + 1] not in printed:
+                printed.add(path[: depth + 1])
+                shown.append(path[depth])
+        printed.add(path + (line,))
+        shown.append(line)
+    return shown
 
 
 def _score_table(result: Mapping[str, Any], players: int) -> Table | None:
@@ -670,21 +808,15 @@ def _show_result(out: Console, state: Any, players: int) -> None:
         out.print(Text(render_view(extra, HUMAN_SEAT, players)))
 
 
-def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot], players: int) -> bool:
+def _play_loop(screen: _Screen, state: Any, bots: Mapping[int, Bot]) -> bool:
     """Run the game to the end; False if the person quit."""
-    shown = 0
-    last_view: str | None = None
     while not state.is_terminal():
         seat = state.current_player
         if seat == HUMAN_SEAT:
-            shown = _show_events(out, state, shown)
-            view = render_view(state.view(HUMAN_SEAT), HUMAN_SEAT, players)
-            if view != last_view:  # a follow-up choice on an unchanged table: prompt only
-                out.rule(f"Your view (seat {HUMAN_SEAT})")
-                out.print(Text(view))
-                last_view = view
+            screen.show_events(state)
+            screen.show_changes(state)
             prompt, pairs = _choices(state)
-            action = _ask(out, prompt, pairs)
+            action = screen.ask(prompt, pairs)
             if action is None:
                 return False
             state.apply(action)
@@ -692,8 +824,8 @@ def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot], players: int) 
             state.apply(bots[seat].choose(state))
         else:
             raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
-    _show_events(out, state, shown)
-    _show_result(out, state, players)
+    screen.show_events(state)
+    _show_result(screen.out, state, screen.players)
     return True
 
 
@@ -747,7 +879,7 @@ def play_command(
             )
         )
         try:
-            finished = _play_loop(out, state, bot_map, n_players)
+            finished = _play_loop(_Screen(out, cardset, n_players), state, bot_map)
         except EOFError:
             out.print(Text(f"\nInput closed; game abandoned (seed {game_seed})."))
             return
