@@ -108,25 +108,38 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs."""
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise _Terminated()
+@dataclass
+class _StopOnSigterm:
+    """While active, SIGTERM (``kill PID``) asks the run to stop; ``check()`` then raises _Terminated.
 
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM (``kill PID``) stops it the way Ctrl-C does.
-
-    Without this, SIGTERM ends only the main process, and its worker processes and
-    multiprocessing's resource tracker live on, holding stdout open.
+    Without it, SIGTERM ends only the main process, and its worker processes and
+    multiprocessing's resource tracker live on, holding stdout open. The handler only
+    takes note: raising from it could interrupt the process pool while it holds a
+    future's lock, and the pool's clean-up would then wait for that lock forever. The
+    run raises from ``check()``, which simulate() calls through its progress callback
+    at safe points (at least every quarter second while a pool runs).
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+
+    requested: bool = False
+
+    def check(self) -> None:
+        if self.requested:
+            raise _Terminated()
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[_StopOnSigterm]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGTERM, self._note)
+        try:
+            yield self
+            self.check()  # a SIGTERM that came after the last check
+        finally:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _split_names(raw: str) -> list[str]:
@@ -344,7 +357,9 @@ def _cards_table(result: SimulationResult, limit: int) -> Table | None:
     return table
 
 
-def _run_with_progress(run: Callable[..., SimulationResult], out: Console, games: int) -> SimulationResult:
+def _run_with_progress(
+    run: Callable[..., SimulationResult], out: Console, games: int, check: Callable[[], None]
+) -> SimulationResult:
     with Progress(
         TextColumn("[bold]simulating"),
         BarColumn(),
@@ -355,7 +370,12 @@ def _run_with_progress(run: Callable[..., SimulationResult], out: Console, games
         transient=True,
     ) as bar:
         task = bar.add_task("games", total=games)
-        return run(progress=lambda done, total: bar.update(task, completed=done))
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+            check()
+
+        return run(progress=progress)
 
 
 @app.command("simulate")
@@ -417,13 +437,17 @@ def simulate_command(
             backend=cast(Backend, backend),  # checked by simulate()
             max_decisions=max_decisions,
         )
-        with _sigterm_as_interrupt():
-            try:
-                result = _run_with_progress(run, out, games) if show_progress else run()
-            except _Terminated:
-                _fail("terminated", 143)
-            except KeyboardInterrupt:
-                _fail("interrupted", 130)
+        try:
+            with _StopOnSigterm().active() as stop:
+                result = (
+                    _run_with_progress(run, out, games, stop.check)
+                    if show_progress
+                    else run(progress=lambda done, total: stop.check())
+                )
+        except _Terminated:
+            _fail("terminated", 143)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
         return

@@ -560,8 +560,9 @@ def _run_local_pool(
                     failed = True
                 else:
                     done_games += len(outcomes)
-            if done:
-                _report(progress, done_games, games)
+            # at least every quarter second, and never while a lock of the pool is held:
+            # the place where a caller's progress callback may stop the run by raising
+            _report(progress, done_games, games)
         if failed:
             # Chunks are queued in order, so every chunk before the failing one has
             # started and is not cancelled: the lowest failure found is deterministic.
@@ -643,7 +644,9 @@ def simulate(
     bot per seat, or a single bot for every seat (see
     :data:`rulecore.bots.BOT_NAMES`). Game ``i`` uses seed ``seed + i``.
     ``workers`` (local backend only) defaults to ``os.cpu_count()``; ``1`` runs
-    in this process. ``progress(done, total)`` is called as games finish.
+    in this process. ``progress(done, total)`` is called as games finish (with a local
+    pool also at least every quarter second); it may raise, e.g. KeyboardInterrupt, to
+    stop the run: the worker processes are then stopped before the exception goes on.
     ``game_factory(cardset, players, options)`` replaces the default
     ``rulecore.Game(rulecore.load_cardset(cardset), players=..., options=...)``;
     for worker processes it must be picklable (a module-level function).
