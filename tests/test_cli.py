@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -163,6 +164,32 @@ def test_unknown_cardset_is_a_clean_error(runner: CliRunner) -> None:
     assert result.exit_code == 1
     assert "error: unknown cardset 'no-such-game'" in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("players", ["-3", "0", "9"])
+def test_simulate_player_count_out_of_range(runner: CliRunner, players: str) -> None:
+    """--players outside the cardset's range says so, not that the bots do not fit."""
+    result = runner.invoke(app, ["simulate", fakegame.NAME, "--games", "1", "--players", players])
+    assert result.exit_code == 1
+    assert f"--players {players} is out of range: fake-nim is for 2 to 4 players" in flat(result.stderr)
+    assert "bots given" not in result.stderr
+
+
+def test_simulate_folder_without_cardset_yaml(runner: CliRunner, tmp_path: Any) -> None:
+    """A folder without cardset.yaml is reported as such, not as an unknown cardset name."""
+    result = runner.invoke(app, ["simulate", str(tmp_path), "--games", "1"])
+    assert result.exit_code == 1
+    assert f"'{tmp_path}' is a folder without a cardset.yaml" in flat(result.stderr)
+
+
+def test_unknown_builtin_name_lists_the_builtin_cardsets() -> None:
+    """A misspelt game name is an unknown cardset with a guess and the built-in names, not a data problem."""
+    result = CliRunner().invoke(app, ["simulate", "witchin-hour", "--games", "1"])
+    assert result.exit_code == 1
+    err = flat(result.stderr)
+    assert "error: unknown cardset 'witchin-hour'; did you mean 'witching-hour'?" in err
+    assert "built-in cardsets: " + ", ".join(rulecore.builtin_cardsets()) in err
+    assert "problem in card data" not in err
 
 
 def play_args(*extra: str) -> list[str]:
@@ -322,6 +349,27 @@ def test_real_game_simulate_same_seed_same_numbers() -> None:
     assert first.exit_code == 0, first.output
     assert "Mean score" in first.stdout and "witching-hour: 3 games" in first.stdout
     assert numbers(first.stdout) == numbers(second.stdout)
+
+
+@needs_real
+def test_real_game_without_rounds_has_no_mean_rounds_line() -> None:
+    """A game whose flow has no rounds gets no 'Mean rounds' line; one with rounds does."""
+    without = CliRunner().invoke(app, ["simulate", "witty-witches", "--games", "2", "--players", "3", "--workers", "1"])
+    with_rounds = CliRunner().invoke(app, REAL_SIM)
+    assert without.exit_code == 0, without.output
+    assert "Decisions per game" in without.stdout and "Mean rounds" not in without.stdout
+    assert "Mean rounds" in with_rounds.stdout
+
+
+@needs_real
+def test_piped_output_does_not_cut_card_names() -> None:
+    """Without a terminal the cards table is as wide as its contents: long card names are whole."""
+    result = CliRunner().invoke(
+        app, ["simulate", "approaching-dawn", "--games", "3", "--players", "2", "--workers", "1"], env={"COLUMNS": None}
+    )
+    assert result.exit_code == 0, result.output
+    assert "scene_all_hallows_eve" in result.stdout
+    assert "…" not in result.stdout
 
 
 @needs_real

@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import secrets
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, cast
 
 import typer
@@ -81,9 +83,20 @@ def _main_options(
 # ---------------------------------------------------------------- helpers
 
 
-def _stdout() -> Console:
-    # Built per call, so that redirected sys.stdout (tests, pipes) is honoured.
-    return Console(highlight=False)
+#: The width of tables written to a pipe or file: wide enough that nothing is cut off.
+_PIPE_WIDTH = 500
+
+
+def _stdout(*, wide_when_piped: bool = False) -> Console:
+    """A console on sys.stdout (built per call, so that a redirected sys.stdout is honoured).
+
+    ``wide_when_piped``: when stdout is not a terminal (and COLUMNS is not set), tables are as
+    wide as their contents instead of being squeezed, and card names cut off, to 80 columns.
+    """
+    console = Console(highlight=False)
+    if wide_when_piped and not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, width=_PIPE_WIDTH)
+    return console
 
 
 def _stderr() -> Console:
@@ -95,11 +108,22 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _builtin_names() -> str:
+    return ", ".join(rulecore.builtin_cardsets())
+
+
 @contextlib.contextmanager
 def _clean_errors() -> Iterator[None]:
     """Turn library errors into a one-line message and exit code 1."""
     try:
         yield
+    except rulecore.CardsetError as exc:
+        only = exc.problems[0] if len(exc.problems) == 1 else None
+        if only is not None and only.code == "unknown-cardset" and not only.span.line:
+            # a name that is neither built in nor a file: not a problem *in* card data
+            guess = f"; {only.hint}" if only.hint and only.hint.startswith("did you mean") else ""
+            _fail(f"{only.message}{guess} (built-in cardsets: {_builtin_names()}; or give a path to a cardset YAML)")
+        _fail(str(exc))
     except rulecore.RulecoreError as exc:
         _fail(str(exc) or type(exc).__name__)
 
@@ -238,13 +262,27 @@ def parse_options(pairs: Sequence[str], specs: Mapping[str, Any]) -> dict[str, A
 
 
 def _load(game: str) -> Any:
+    """The cardset named or found at ``game``: a built-in name, a YAML file, or a folder with cardset.yaml."""
+    if os.path.isdir(game):
+        if not os.path.isfile(os.path.join(game, "cardset.yaml")):
+            raise rulecore.RulecoreError(
+                f"{game!r} is a folder without a cardset.yaml; give a cardset YAML file, a folder holding "
+                f"cardset.yaml, or a built-in name ({_builtin_names()})"
+            )
+        return rulecore.load_cardset(Path(game))
     return rulecore.load_cardset(game)
 
 
 def _players_or_default(players: int | None, cardset: Any) -> int:
-    if players is not None:
-        return players
-    return int(getattr(cardset, "min_players", 2) or 2)
+    """``--players``, checked against the cardset's range; the cardset's minimum when not given."""
+    low, high = getattr(cardset, "min_players", None), getattr(cardset, "max_players", None)
+    if players is None:
+        return int(low or 2)
+    if players < 1 or (isinstance(low, int) and isinstance(high, int) and not low <= players <= high):
+        allowed = f"{getattr(cardset, 'name', 'this game')} is for {low} to {high} players" if isinstance(
+            low, int) and isinstance(high, int) else "give a positive number"
+        raise rulecore.RulecoreError(f"--players {players} is out of range: {allowed}")
+    return players
 
 
 # ---------------------------------------------------------------- simulate
@@ -316,7 +354,8 @@ def _summary_table(result: SimulationResult) -> Table:
             "Unfinished games",
             f"{result.unfinished} (stopped after {result.max_decisions} decisions)",
         )
-    table.add_row("Mean rounds", "-" if rounds is None else f"{rounds:.2f}")
+    if rounds is not None:  # a game without rounds gets no line, not "0.00"
+        table.add_row("Mean rounds", f"{rounds:.2f}")
     table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
     table.add_row("Games per second", f"{result.games_per_second:.1f}")
     table.add_row("Wall time (s)", f"{result.wall_time:.2f}")
@@ -418,7 +457,7 @@ def simulate_command(
     ] = 15,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
-    out = _stdout()
+    out = _stdout(wide_when_piped=True)
     with _clean_errors():
         cardset = _load(game)
         options = parse_options(option or [], _option_specs(cardset))

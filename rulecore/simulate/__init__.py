@@ -16,6 +16,7 @@ May import: rulecore.bots and rulecore's public API (engine and below); never cl
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import math
@@ -107,7 +108,7 @@ class GameRecord:
     seed: int
     winners: tuple[int, ...]
     totals: tuple[float, ...] | None
-    rounds: int | None
+    rounds: int | None  # None: the game has no rounds (its result says 0 or nothing)
     decisions: int
     finished: bool = True  # False: stopped at the decision limit (no winners, totals, rounds)
     #: ``(card type, uses per seat)`` pairs sorted by card type, from ``result()["card_uses"]``;
@@ -444,7 +445,7 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
             seed=seed,
             winners=tuple(int(w) for w in winners),
             totals=None if totals is None else tuple(totals),
-            rounds=None if rounds is None else int(rounds),
+            rounds=int(rounds) if rounds else None,  # 0: a game without rounds
             decisions=len(state.history),
             card_uses=None
             if uses is None
@@ -674,13 +675,15 @@ def simulate(
         cardset=_resolve_cardset(cardset),
         players=players,
         options=dict(options or {}),
-        bots=_resolve_bots(bots, players),
+        bots=(),
         seed=seed,
         max_decisions=max_decisions,
         factory=game_factory or _default_factory,
     )
-    # Build once here: bad cardsets, player counts and options fail fast and cleanly.
+    # Build once here: bad cardsets, player counts and options fail fast and cleanly,
+    # before the bots are matched to the seats (a bad player count is not a bot problem).
     game = _build_game(job)
+    job = dataclasses.replace(job, bots=_resolve_bots(bots, players))
     game_cardset = getattr(game, "cardset", None)
     name = getattr(game_cardset, "name", None) or str(cardset)
     in_force = getattr(game, "options", None)
