@@ -11,7 +11,8 @@ Two parts:
   like mistakes: a phase never reached, statements after ``end game``, a procedure,
   function, ability, zone, counter, variable or option nothing uses, a signal no
   card answers, a card without a scoring ladder among cards that have one, two
-  cards with one display name.
+  cards with one display name, a tag or property value only one card carries and no
+  effect tests that is spelt like another.
 
 Checking files and folders for ``rulecore validate`` (which also makes games) is in
 ``rulecore.cli.validate``.
@@ -260,6 +261,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_unreachable(cs))
     out.extend(_unused(cs, at))
     out.extend(_ladders(cs))
+    out.extend(_lone_spellings(cs, at))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -395,6 +397,52 @@ def _unused(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
         spans = [node.span for node in _nodes(cs) if isinstance(node, n.AnswerOption) and node.event == event]
         out.append(warning(spans[0], f"'option answers \"{event}\"' offers nothing: no card answers '{event}'",
                          _did_you_mean(event, answered, f"give a card an ability with 'on: {event}'"), "trigger"))
+    return out
+
+
+def _near(name: str, pool: Iterable[str]) -> str | None:
+    """A close spelling of ``name`` in ``pool`` (stricter than _guess: short words differ by little)."""
+    found = difflib.get_close_matches(name, sorted(set(pool) - {name}), n=1, cutoff=0.8)
+    return found[0] if found else None
+
+
+def _lone_spellings(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
+    """A tag, or a text value of a property, that one card carries and no effect tests, spelt like another.
+
+    Such a value is read by nothing, so the card does not do what it seems to: most likely
+    a misspelling of a value that several cards carry or an effect tests. (Two values on one
+    card each, neither tested, are not told apart: which one would be the typo?)
+    """
+    tested = {node.value for node in _nodes(cs) if isinstance(node, n.Literal) and isinstance(node.value, str)}
+    tags: dict[str, list[tuple[str, int]]] = {}
+    values: dict[tuple[str, str], list[tuple[str, tuple[Any, ...]]]] = {}
+    for cid, card in cs.cards.items():
+        for i, tag in enumerate(card.tags):
+            tags.setdefault(tag, []).append((cid, i))
+        for key, value in card.props.items():
+            items = value if isinstance(value, tuple) else (value,)
+            for i, item in enumerate(items):
+                if isinstance(item, str):
+                    path = ("cards", cid, "props", key) + ((i,) if isinstance(value, tuple) else ())
+                    values.setdefault((key, item), []).append((cid, path))
+    out: list[Problem] = []
+    for tag, on_cards in tags.items():
+        common = {t for t, cards in tags.items() if len(cards) > 1}
+        guess = _near(tag, common | tested) if len(on_cards) == 1 and tag not in tested else None
+        if guess is not None:
+            cid, i = on_cards[0]
+            out.append(warning(at(("cards", cid, "tags", i), cs.cards[cid].span),
+                               f"tag '{tag}' of card '{cid}' is on no other card and no effect tests it",
+                               f"did you mean '{guess}'?", "spelling"))
+    for (key, value), holders in values.items():
+        if len(holders) != 1 or value in tested:
+            continue
+        guess = _near(value, {v for (k, v), cards in values.items() if k == key and len(cards) > 1} | tested)
+        if guess is not None:
+            cid, where = holders[0]
+            out.append(warning(at(where, cs.cards[cid].span),
+                               f"'{key}: {value}' of card '{cid}' is on no other card and no effect tests it",
+                               f"did you mean '{guess}'?", "spelling"))
     return out
 
 
