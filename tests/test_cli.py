@@ -410,6 +410,7 @@ def test_real_game_play_shows_a_cards_text() -> None:
     assert "no card 'zzz'" in out
 
 
+@pytest.mark.slow
 @needs_real
 def test_real_game_play_to_the_end() -> None:
     """A person always answering 1 plays a real game to the end and sees the score table."""

@@ -272,6 +272,7 @@ needs_real = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_real
 def test_real_game_identical_for_one_and_two_workers() -> None:
     """A few real Witching Hour games give identical results in-process and with 2 workers."""
