@@ -1,6 +1,39 @@
-"""``python -m rulecore``: the same command as the ``rulecore`` script."""
+"""``python -m rulecore`` and the ``rulecore`` script: the command line, when its extra is installed.
 
-from rulecore.cli import main
+The command needs typer and rich, which the library does not: they come with
+``pip install 'rulecore[cli]'``. Without them this says so instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+_CLI_PACKAGES = frozenset({"typer", "rich", "click"})
+
+_cli_main: Callable[[Sequence[str] | None], None] | None
+_missing: str | None
+try:
+    from rulecore.cli import main as _cli_main
+except ModuleNotFoundError as exc:  # only a missing CLI package; anything else is a bug to show
+    if (exc.name or "").partition(".")[0] not in _CLI_PACKAGES:
+        raise
+    _cli_main, _missing = None, exc.name
+else:
+    _missing = None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the ``rulecore`` command, or explain how to install it (exit code 1)."""
+    if _cli_main is None:
+        sys.stderr.write(
+            f"error: the rulecore command needs the packages of its 'cli' extra ({_missing} is not "
+            "installed).\nInstall them with: pip install 'rulecore[cli]'  "
+            "(from a clone: pip install '.[cli]')\n"
+        )
+        raise SystemExit(1)
+    _cli_main(argv)
+
 
 if __name__ == "__main__":
     main()

@@ -1767,6 +1767,7 @@ def check_invariants(state, total: int) -> None:
             assert state.where[c] == key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 @PROPERTY_SETTINGS
 @given(players=st.integers(2, 6), mode=st.sampled_from(["easy", "normal", "hard"]),

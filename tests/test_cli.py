@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -181,6 +187,32 @@ def test_unknown_cardset_is_a_clean_error(runner: CliRunner) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("players", ["-3", "0", "9"])
+def test_simulate_player_count_out_of_range(runner: CliRunner, players: str) -> None:
+    """--players outside the cardset's range says so, not that the bots do not fit."""
+    result = runner.invoke(app, ["simulate", fakegame.NAME, "--games", "1", "--players", players])
+    assert result.exit_code == 1
+    assert f"--players {players} is out of range: fake-nim is for 2 to 4 players" in flat(result.stderr)
+    assert "bots given" not in result.stderr
+
+
+def test_simulate_folder_without_cardset_yaml(runner: CliRunner, tmp_path: Any) -> None:
+    """A folder without cardset.yaml is reported as such, not as an unknown cardset name."""
+    result = runner.invoke(app, ["simulate", str(tmp_path), "--games", "1"])
+    assert result.exit_code == 1
+    assert f"'{tmp_path}' is a folder without a cardset.yaml" in flat(result.stderr)
+
+
+def test_unknown_builtin_name_lists_the_builtin_cardsets() -> None:
+    """A misspelt game name is an unknown cardset with a guess and the built-in names, not a data problem."""
+    result = CliRunner().invoke(app, ["simulate", "witchin-hour", "--games", "1"])
+    assert result.exit_code == 1
+    err = flat(result.stderr)
+    assert "error: unknown cardset 'witchin-hour'; did you mean 'witching-hour'?" in err
+    assert "built-in cardsets: " + ", ".join(rulecore.builtin_cardsets()) in err
+    assert "problem in card data" not in err
+
+
 def play_args(*extra: str) -> list[str]:
     return ["play", fakegame.NAME, "--players", "2", "--seed", "3", "--bots", "random", *extra]
 
@@ -192,7 +224,7 @@ def test_play_with_scripted_input(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "you are seat 0 of 2" in out
-    assert "'abc' is not a number" in out
+    assert "'abc' is neither an option's number" in out
     assert "0 is out of range" in out
     assert "Please type a number" in out
     assert "99 is out of range" in out
@@ -201,6 +233,35 @@ def test_play_with_scripted_input(runner: CliRunner) -> None:
     assert "Seat 1 takes" in out  # the bot's move is shown through events
     assert "Game over" in out and "Winner" in out
     assert "Total" in out and "Scores" in out  # the score table of result()
+
+
+def test_play_takes_an_option_by_name(runner: CliRunner) -> None:
+    """An option may be typed by an unambiguous, case-insensitive start of its name; an ambiguous one re-asks."""
+    by_number = runner.invoke(app, play_args(), input="3\n" + "1\n" * 30)
+    by_name = runner.invoke(app, play_args(), input="take 3\n" + "1\n" * 30)
+    shouted = runner.invoke(app, play_args(), input="TAKE 3 STONE(S)\n" + "1\n" * 30)
+    ambiguous = runner.invoke(app, play_args(), input="take\nq\n")
+    assert by_name.exit_code == 0, by_name.output
+    strip = lambda text: text.replace("take 3", "3").replace("TAKE 3 STONE(S)", "3")  # noqa: E731
+    assert strip(by_name.stdout) == strip(shouted.stdout) == by_number.stdout
+    assert "'take' fits 3 options (Take 1 stone(s), Take 2 stone(s), Take 3 stone(s))" in ambiguous.stdout
+
+
+def test_play_shows_changes_and_the_table_on_request(runner: CliRunner) -> None:
+    """The table is shown whole once, then only its changed lines; t shows it whole again."""
+    quiet = runner.invoke(app, play_args(), input="1\n1\n1\nq\n")
+    asked = runner.invoke(app, play_args(), input="1\nt\n1\nq\n")
+    assert quiet.stdout.count("Your view (seat 0)") == 1
+    assert "Changed (t: the whole table):" in quiet.stdout and "heap:" in quiet.stdout.split("Changed")[1]
+    assert asked.stdout.count("Your view (seat 0)") == 2
+
+
+def test_play_help_lists_the_commands(runner: CliRunner) -> None:
+    """? alone explains what may be typed; ? CARD on a game without card texts says so."""
+    result = runner.invoke(app, play_args(), input="?\n? stone\nq\n")
+    out = flat(result.stdout)
+    assert "t or table: the whole table" in out and "? CARD" in out
+    assert "this game has no card texts" in out
 
 
 def test_play_same_seed_same_game(runner: CliRunner) -> None:
@@ -261,11 +322,26 @@ def test_render_view_is_readable() -> None:
     assert "hidden from the view text" not in text and "card names" not in text
 
 
+def test_render_view_leaves_out_empty_entries() -> None:
+    """Top-level entries with nothing in them (no vars, no marks on anyone) are not shown; zeros are."""
+    view = {"round": 0, "vars": {}, "marks": [[], [], []], "flags": {"a": [], "b": {}}, "zones": {"deck": {"count": 0}}}
+    text = render_view(view, seat=0, players=3)
+    assert "round: 0" in text and "deck (0)" in text
+    assert "vars" not in text and "marks" not in text and "flags" not in text
+
+
 def test_no_command_prints_help() -> None:
     """Running rulecore without a command shows usage and lists every command."""
     result = CliRunner().invoke(app, [])
     assert "simulate" in result.output and "play" in result.output
     assert "validate" in result.output and "explain" in result.output and "schema" in result.output
+
+
+def test_version_prints_the_package_version() -> None:
+    """`rulecore --version` prints rulecore's __version__ and exits 0 without a command."""
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == f"rulecore {rulecore.__version__}"
 
 
 def test_python_dash_m_works() -> None:
@@ -297,6 +373,27 @@ def test_real_game_simulate_same_seed_same_numbers() -> None:
 
 
 @needs_real
+def test_real_game_without_rounds_has_no_mean_rounds_line() -> None:
+    """A game whose flow has no rounds gets no 'Mean rounds' line; one with rounds does."""
+    without = CliRunner().invoke(app, ["simulate", "witty-witches", "--games", "2", "--players", "3", "--workers", "1"])
+    with_rounds = CliRunner().invoke(app, REAL_SIM)
+    assert without.exit_code == 0, without.output
+    assert "Decisions per game" in without.stdout and "Mean rounds" not in without.stdout
+    assert "Mean rounds" in with_rounds.stdout
+
+
+@needs_real
+def test_piped_output_does_not_cut_card_names() -> None:
+    """Without a terminal the cards table is as wide as its contents: long card names are whole."""
+    result = CliRunner().invoke(
+        app, ["simulate", "approaching-dawn", "--games", "3", "--players", "2", "--workers", "1"], env={"COLUMNS": None}
+    )
+    assert result.exit_code == 0, result.output
+    assert "scene_all_hallows_eve" in result.stdout
+    assert "…" not in result.stdout
+
+
+@needs_real
 def test_real_game_bad_option_is_a_clean_error() -> None:
     """An option the real cardset does not have exits 1 with a message and no traceback."""
     result = CliRunner().invoke(app, REAL_SIM + ["--option", "colour=red"])
@@ -313,12 +410,28 @@ def test_real_game_play_scripted() -> None:
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "'zero' is not a number" in out and "0 is out of range" in out
+    assert "'zero' is neither an option's number" in out and "0 is out of range" in out
     assert "Your view (seat 0)" in out and "hand/0 (you)" in out
     assert "Input closed; game abandoned" in out  # 25 answers do not finish a game
     assert "Traceback" not in result.output
 
 
+@needs_real
+def test_real_game_play_shows_a_cards_text() -> None:
+    """? CARD and help CARD show the card's text and its abilities rendered as effect text."""
+    result = CliRunner().invoke(
+        app, ["play", REAL, "--players", "2", "--seed", "2"], input="? chalice\nhelp Familiar\n? chalic\n? zzz\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    out = flat(result.stdout)
+    assert "Chalice (x4) Play into any player's Hex pile" in out
+    assert "move this to hex of target" in out  # the ability, rendered back from its effect tree
+    assert "Familiar (x6)" in out and "answers 'attacked'" in out
+    assert out.count("Chalice (x4)") == 2  # an unambiguous start of a name is enough
+    assert "no card 'zzz'" in out
+
+
+@pytest.mark.slow
 @needs_real
 def test_real_game_play_to_the_end() -> None:
     """A person always answering 1 plays a real game to the end and sees the score table."""
@@ -344,3 +457,54 @@ def test_simulate_plays_a_users_bot_named_module_attr(runner: CliRunner, tmp_pat
     assert "cli_user_bots:FirstChoice" in result.stdout
     missing = runner.invoke(app, SIM + ["--bots", "random,cli_user_bots:Nope,greedy"])
     assert missing.exit_code != 0 and "Nope" in missing.output
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of a process group, read from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def _wait_for(check: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+@needs_real
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc") or not hasattr(os, "killpg"), reason="needs /proc")
+def test_sigterm_ends_workers_and_closes_stdout() -> None:
+    """SIGTERM to `rulecore simulate --workers 2` leaves no process of its group alive and closes stdout."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulecore", "simulate", REAL, "--games", "100000", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: pgid == pid
+    )
+    try:
+        # the main process, two workers and the resource tracker
+        assert _wait_for(lambda: len(_group_members(proc.pid)) >= 4, 60), "workers did not start"
+        time.sleep(1.0)  # let the workers finish starting up and take games
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)  # returns only once every holder of stdout is gone
+        assert proc.returncode == 143, err
+        assert b"terminated" in err and b"Traceback" not in err
+        assert _wait_for(lambda: not _group_members(proc.pid), 10), _group_members(proc.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)

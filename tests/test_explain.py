@@ -128,6 +128,7 @@ def compound(inner: st.SearchStrategy) -> st.SearchStrategy:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.recursive(atoms, compound, max_leaves=12))
 def test_render_round_trips_random_expressions(tree: Any) -> None:

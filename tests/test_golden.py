@@ -21,6 +21,8 @@ import pytest
 import rulecore
 from golden_helpers import chooser, game_for, golden_games, history_of, observable_sha, sha
 
+pytestmark = pytest.mark.slow  # the whole module: run by CI, skipped by -m "not slow"
+
 GAMES = list(golden_games())
 
 

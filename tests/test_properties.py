@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 import rulecore
 
+pytestmark = pytest.mark.slow  # the whole module: run by CI, skipped by -m "not slow"
+
 MAX_ACTIONS = 3000  # a safety cap; built-in games end long before it
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 import types
 from collections.abc import Callable
@@ -86,6 +87,21 @@ def test_progress_reports_every_game() -> None:
     calls: list[tuple[int, int]] = []
     run(games=4, progress=lambda done, total: calls.append((done, total)))
     assert calls[0] == (0, 4) and calls[-1] == (4, 4)
+
+
+def test_progress_may_stop_a_pool_run() -> None:
+    """A progress callback that raises stops a run on a process pool, and no worker process is left."""
+    calls: list[int] = []
+
+    def stop_on_third_call(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(games=20_000, workers=2, progress=stop_on_third_call)
+    assert len(calls) == 3
+    assert not multiprocessing.active_children()
 
 
 @pytest.mark.parametrize(
@@ -320,6 +336,7 @@ needs_real = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_real
 def test_real_game_identical_for_one_and_two_workers() -> None:
     """A few real Witching Hour games give identical results in-process and with 2 workers."""

@@ -83,6 +83,7 @@ def test_every_case_has_a_problem_with_a_place() -> None:
             assert all(part.isdigit() and int(part) > 0 for part in place[-2:]), (name, line)
 
 
+@pytest.mark.slow
 def test_validating_the_corpus_folder_reports_every_file() -> None:
     """A folder validates every cardset in it; files only included by others are checked with them."""
     reports = validate_paths([str(CORPUS)], games=False)
@@ -248,6 +249,26 @@ def test_validate_works_out_the_heuristic_in_a_smoke_game(tiny, tmp_path: Path) 
     assert not [p for p in validate_file(path, games=False).problems if p.code == "heuristic"]
 
 
+
+
+def test_a_lone_value_spelt_like_another_is_a_warning(tiny) -> None:
+    """A lone, untested tag or property text spelt like a tested or common value is a warning; others are not."""
+    cards = """\
+    plum: {count: 1, tags: [fruti], scoring: [1]}
+    pear: {count: 1, tags: [green], scoring: [1]}
+    fig: {count: 1, tags: [ripe], scoring: [1]}
+    kiwi: {count: 1, props: {power: 1, taste: sour}, scoring: [1]}
+    lime: {count: 1, props: {power: 1, taste: sour}, scoring: [1]}
+    date: {count: 1, props: {power: 1, taste: souer}, scoring: [1]}
+    """
+    cs = tiny.cardset('say count(table where "ripe" in it.tags or "fruit" in it.tags)', cards=cards)
+    spelling = [(w.message, w.hint, w.severity) for w in cs.warnings if w.code == "spelling"]
+    assert spelling == [
+        ("tag 'fruti' of card 'plum' is on no other card and no effect tests it", "did you mean 'fruit'?", "warning"),
+        ("'taste: souer' of card 'date' is on no other card and no effect tests it", "did you mean 'sour'?", "warning"),
+    ]
+
+
 # --------------------------------------------------------------------------- the command
 
 
@@ -266,6 +287,7 @@ def test_cli_exit_codes() -> None:
     assert runner.invoke(app, ["validate"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_cli_reports_every_problem_of_several_files() -> None:
     result = runner.invoke(app, ["validate", str(CORPUS / "witching-hour"), str(CORPUS / "witty-witches")])
     assert result.exit_code == 1
@@ -344,6 +366,7 @@ def only_problems(report: FileReport) -> None:
         p.render()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(BUILTIN_FILES) - 1))
 def test_mutated_builtin_files_only_ever_give_problems(tmp_path_factory: pytest.TempPathFactory, seed: int,
@@ -376,6 +399,7 @@ KEYS = ["name", "players", "zones", "cards", "flow", "end", "setup", "counters",
         "functions", "heuristic", "extends", "remove", "include"]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.dictionaries(st.sampled_from(KEYS), yaml_values, max_size=8))
 def test_any_data_of_the_right_keys_only_ever_gives_problems(data: dict) -> None:

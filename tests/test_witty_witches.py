@@ -1313,6 +1313,7 @@ def test_random_games_end_and_conserve_cards(mode, players, seed, rnd, talk):
         assert len(state.zones["box"]) == 16 and not any(state.zones[k] for k in state.zones if "spell" in k)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode, players", TABLES, ids=TABLE_IDS)
 @SETTINGS
 @given(seed=st.integers(0, 2**32), rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))

@@ -239,8 +239,8 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         head = "choose" + _by(s.chooser) + _prompt(s.prompt)
         head += " always" if s.always else ""
         out = [f"{pad}{head} {{"]
-        for item in s.items:
-            out.extend(_option_lines(item, indent + 1))
+        for option in s.items:
+            out.extend(_option_lines(option, indent + 1))
         out.append(pad + "}")
         return out
     if isinstance(s, n.Signal):

@@ -11,7 +11,8 @@ Two parts:
   like mistakes: a phase never reached, statements after ``end game``, a procedure,
   function, ability, zone, counter, variable or option nothing uses, a signal no
   card answers, a card without a scoring ladder among cards that have one, two
-  cards with one display name, a text compared with card names that nearly is one.
+  cards with one display name, a text compared with card names that nearly is one, a tag or
+  property value only one card carries and no effect tests that is spelt like another.
 
 Checking files and folders for ``rulecore validate`` (which also makes games) is in
 ``rulecore.cli.validate``.
@@ -152,10 +153,10 @@ class _References:
     def call(self, node: n.Call) -> None:
         args = node.args
         if node.func == "option" and args and _text(args[0]) is not None:
-            name = _text(args[0]) or ""
-            if name not in self.cs.options:
-                self.problem(args[0].span, f"unknown option '{name}'",
-                             _did_you_mean(name, self.cs.options, "declare it under 'options:'"), "unknown-name")
+            option = _text(args[0]) or ""
+            if option not in self.cs.options:
+                self.problem(args[0].span, f"unknown option '{option}'",
+                             _did_you_mean(option, self.cs.options, "declare it under 'options:'"), "unknown-name")
         elif node.func == "in_zones":
             for arg in args:
                 name = _text(arg)
@@ -163,10 +164,10 @@ class _References:
                     self.problem(arg.span, f"unknown zone '{name}'",
                                  _did_you_mean(name, self.cs.zones, f"zones: {', '.join(self.cs.zones)}"), "unknown-name")
         elif node.func == "usable" and len(args) >= 2 and _text(args[1]) is not None:
-            name = _text(args[1]) or ""
-            if name not in self.abilities:
-                self.problem(args[1].span, f"no card has an ability '{name}'",
-                             _did_you_mean(name, self.abilities, "no card has an ability of that name"), "unknown-name")
+            ability = _text(args[1]) or ""
+            if ability not in self.abilities:
+                self.problem(args[1].span, f"no card has an ability '{ability}'",
+                             _did_you_mean(ability, self.abilities, "no card has an ability of that name"), "unknown-name")
         else:
             first_prop = {"prop": 1, "sets": 1, "shared_props": 2, "chain": 3}.get(node.func)
             if first_prop is None:
@@ -266,6 +267,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_unused(cs, at))
     out.extend(_ladders(cs))
     out.extend(_near_card_names(cs))
+    out.extend(_lone_spellings(cs, at))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -438,6 +440,52 @@ def _near_card_names(cs: "Cardset") -> list[Problem]:
             if found:
                 out.append(warning(literal.span, f"'{literal.value}' is not a card name, but nearly is",
                                    f"did you mean '{found[0]}'? a misspelt name never matches c.name", "card-name"))
+    return out
+
+
+def _near(name: str, pool: Iterable[str]) -> str | None:
+    """A close spelling of ``name`` in ``pool`` (stricter than _guess: short words differ by little)."""
+    found = difflib.get_close_matches(name, sorted(set(pool) - {name}), n=1, cutoff=0.8)
+    return found[0] if found else None
+
+
+def _lone_spellings(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
+    """A tag, or a text value of a property, that one card carries and no effect tests, spelt like another.
+
+    Such a value is read by nothing, so the card does not do what it seems to: most likely
+    a misspelling of a value that several cards carry or an effect tests. (Two values on one
+    card each, neither tested, are not told apart: which one would be the typo?)
+    """
+    tested = {node.value for node in _nodes(cs) if isinstance(node, n.Literal) and isinstance(node.value, str)}
+    tags: dict[str, list[tuple[str, int]]] = {}
+    values: dict[tuple[str, str], list[tuple[str, tuple[Any, ...]]]] = {}
+    for cid, card in cs.cards.items():
+        for i, tag in enumerate(card.tags):
+            tags.setdefault(tag, []).append((cid, i))
+        for key, value in card.props.items():
+            items = value if isinstance(value, tuple) else (value,)
+            for i, item in enumerate(items):
+                if isinstance(item, str):
+                    path = ("cards", cid, "props", key) + ((i,) if isinstance(value, tuple) else ())
+                    values.setdefault((key, item), []).append((cid, path))
+    out: list[Problem] = []
+    for tag, on_cards in tags.items():
+        common = {t for t, cards in tags.items() if len(cards) > 1}
+        guess = _near(tag, common | tested) if len(on_cards) == 1 and tag not in tested else None
+        if guess is not None:
+            cid, i = on_cards[0]
+            out.append(warning(at(("cards", cid, "tags", i), cs.cards[cid].span),
+                               f"tag '{tag}' of card '{cid}' is on no other card and no effect tests it",
+                               f"did you mean '{guess}'?", "spelling"))
+    for (key, value), holders in values.items():
+        if len(holders) != 1 or value in tested:
+            continue
+        guess = _near(value, {v for (k, v), cards in values.items() if k == key and len(cards) > 1} | tested)
+        if guess is not None:
+            cid, where = holders[0]
+            out.append(warning(at(where, cs.cards[cid].span),
+                               f"'{key}: {value}' of card '{cid}' is on no other card and no effect tests it",
+                               f"did you mean '{guess}'?", "spelling"))
     return out
 
 

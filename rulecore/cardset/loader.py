@@ -395,8 +395,8 @@ class _Loader:
         if validator == "propertyNames":
             bad = err.instance if not isinstance(err.instance, dict) else None
             # point at the offending key itself, not at the mapping holding it
-            where = path + (bad,) if bad is not None else path
-            self.problem(where, f"{bad!r} is not a valid name" if bad else err.message,
+            at = path + (bad,) if bad is not None else path
+            self.problem(at, f"{bad!r} is not a valid name" if bad else err.message,
                          "use lower case letters, digits and '_'", "name", key=True)
             return
         if validator == "anyOf" and err.context:

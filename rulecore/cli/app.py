@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 a :class:`rulecore.RulecoreError` (bad cardset, option,
 illegal action...), printed as a clean message without a traceback; 2 usage
-errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C.
+errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C;
+143 ``simulate`` stopped by SIGTERM (its worker processes are stopped first).
 """
 
 from __future__ import annotations
@@ -10,9 +11,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, cast
 
 import typer
@@ -30,7 +35,7 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.cardset.explain import explain_entry, explain_game, find_entry, suggest
+from rulecore.cardset.explain import explain_entry, explain_game, find_entry, render_block, render_expr, suggest
 from rulecore.cardset.schema import editor_schema
 from rulecore.cli.validate import UsageError, validate_paths
 from rulecore.simulate import (
@@ -59,12 +64,39 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rulecore {rulecore.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Options that come before the command (``--version``); the help text is the app's."""
+
+
 # ---------------------------------------------------------------- helpers
 
 
-def _stdout() -> Console:
-    # Built per call, so that redirected sys.stdout (tests, pipes) is honoured.
-    return Console(highlight=False)
+#: The width of tables written to a pipe or file: wide enough that nothing is cut off.
+_PIPE_WIDTH = 500
+
+
+def _stdout(*, wide_when_piped: bool = False) -> Console:
+    """A console on sys.stdout (built per call, so that a redirected sys.stdout is honoured).
+
+    ``wide_when_piped``: when stdout is not a terminal (and COLUMNS is not set), tables are as
+    wide as their contents instead of being squeezed, and card names cut off, to 80 columns.
+    """
+    console = Console(highlight=False)
+    if wide_when_piped and not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, width=_PIPE_WIDTH)
+    return console
 
 
 def _stderr() -> Console:
@@ -76,13 +108,62 @@ def _fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _builtin_names() -> str:
+    return ", ".join(rulecore.builtin_cardsets())
+
+
 @contextlib.contextmanager
 def _clean_errors() -> Iterator[None]:
     """Turn library errors into a one-line message and exit code 1."""
     try:
         yield
+    except rulecore.CardsetError as exc:
+        only = exc.problems[0] if len(exc.problems) == 1 else None
+        if only is not None and only.code == "unknown-cardset" and not only.span.line:
+            # a name that is neither built in nor a file: not a problem *in* card data
+            guess = f"; {only.hint}" if only.hint and only.hint.startswith("did you mean") else ""
+            _fail(f"{only.message}{guess} (built-in cardsets: {_builtin_names()}; or give a path to a cardset YAML)")
+        _fail(str(exc))
     except rulecore.RulecoreError as exc:
         _fail(str(exc) or type(exc).__name__)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs."""
+
+
+@dataclass
+class _StopOnSigterm:
+    """While active, SIGTERM (``kill PID``) asks the run to stop; ``check()`` then raises _Terminated.
+
+    Without it, SIGTERM ends only the main process, and its worker processes and
+    multiprocessing's resource tracker live on, holding stdout open. The handler only
+    takes note: raising from it could interrupt the process pool while it holds a
+    future's lock, and the pool's clean-up would then wait for that lock forever. The
+    run raises from ``check()``, which simulate() calls through its progress callback
+    at safe points (at least every quarter second while a pool runs).
+    """
+
+    requested: bool = False
+
+    def check(self) -> None:
+        if self.requested:
+            raise _Terminated()
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[_StopOnSigterm]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGTERM, self._note)
+        try:
+            yield self
+            self.check()  # a SIGTERM that came after the last check
+        finally:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _split_names(raw: str) -> list[str]:
@@ -181,13 +262,27 @@ def parse_options(pairs: Sequence[str], specs: Mapping[str, Any]) -> dict[str, A
 
 
 def _load(game: str) -> Any:
+    """The cardset named or found at ``game``: a built-in name, a YAML file, or a folder with cardset.yaml."""
+    if os.path.isdir(game):
+        if not os.path.isfile(os.path.join(game, "cardset.yaml")):
+            raise rulecore.RulecoreError(
+                f"{game!r} is a folder without a cardset.yaml; give a cardset YAML file, a folder holding "
+                f"cardset.yaml, or a built-in name ({_builtin_names()})"
+            )
+        return rulecore.load_cardset(Path(game))
     return rulecore.load_cardset(game)
 
 
 def _players_or_default(players: int | None, cardset: Any) -> int:
-    if players is not None:
-        return players
-    return int(getattr(cardset, "min_players", 2) or 2)
+    """``--players``, checked against the cardset's range; the cardset's minimum when not given."""
+    low, high = getattr(cardset, "min_players", None), getattr(cardset, "max_players", None)
+    if players is None:
+        return int(low or 2)
+    if players < 1 or (isinstance(low, int) and isinstance(high, int) and not low <= players <= high):
+        allowed = f"{getattr(cardset, 'name', 'this game')} is for {low} to {high} players" if isinstance(
+            low, int) and isinstance(high, int) else "give a positive number"
+        raise rulecore.RulecoreError(f"--players {players} is out of range: {allowed}")
+    return players
 
 
 # ---------------------------------------------------------------- simulate
@@ -259,7 +354,8 @@ def _summary_table(result: SimulationResult) -> Table:
             "Unfinished games",
             f"{result.unfinished} (stopped after {result.max_decisions} decisions)",
         )
-    table.add_row(f"Mean {result.round_label}s", "-" if rounds is None else f"{rounds:.2f}")
+    if rounds is not None:  # a game without rounds gets no line, not "0.00"
+        table.add_row(f"Mean {result.round_label}s", f"{rounds:.2f}")
     table.add_row("Decisions per game", f"{result.mean_decisions:.1f}")
     table.add_row("Games per second", f"{result.games_per_second:.1f}")
     table.add_row("Wall time (s)", f"{result.wall_time:.2f}")
@@ -298,6 +394,27 @@ def _cards_table(result: SimulationResult, limit: int) -> Table | None:
             else "-",
         )
     return table
+
+
+def _run_with_progress(
+    run: Callable[..., SimulationResult], out: Console, games: int, check: Callable[[], None]
+) -> SimulationResult:
+    with Progress(
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=out,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+            check()
+
+        return run(progress=progress)
 
 
 @app.command("simulate")
@@ -342,7 +459,7 @@ def simulate_command(
     ] = 15,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
-    out = _stdout()
+    out = _stdout(wide_when_piped=True)
     with _clean_errors():
         cardset = _load(game)
         options = parse_options(option or [], _option_specs(cardset))
@@ -362,20 +479,14 @@ def simulate_command(
             max_decisions=max_decisions,
         )
         try:
-            if show_progress:
-                with Progress(
-                    TextColumn("[bold]simulating"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeElapsedColumn(),
-                    TimeRemainingColumn(),
-                    console=out,
-                    transient=True,
-                ) as bar:
-                    task = bar.add_task("games", total=games)
-                    result = run(progress=lambda done, total: bar.update(task, completed=done))
-            else:
-                result = run()
+            with _StopOnSigterm().active() as stop:
+                result = (
+                    _run_with_progress(run, out, games, stop.check)
+                    if show_progress
+                    else run(progress=lambda done, total: stop.check())
+                )
+        except _Terminated:
+            _fail("terminated", 143)
         except KeyboardInterrupt:
             _fail("interrupted", 130)
     if as_json:
@@ -513,6 +624,15 @@ def _render_list(
         _render(value, indent + 1, lines, look)
 
 
+def _is_empty(value: Any) -> bool:
+    """An empty mapping or list, or one holding only empty ones (e.g. no marks on any player)."""
+    if isinstance(value, Mapping):
+        return all(_is_empty(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_empty(v) for v in value)
+    return False
+
+
 def _look_for(view: Mapping[str, Any], seat: int | None, players: int | None) -> _Look:
     names = view.get("card_names")
     return _Look(
@@ -530,10 +650,11 @@ def render_view(
     Generic: nested mappings are indented, ``{"count": n, "cards": [...]}``
     entries become one line, ids found in a ``card_names`` table are shown by
     name, lists of one number per seat are labelled by seat, and the parts a
-    prompt shows anyway (``decision``, ``card_names``, ...) are left out.
+    prompt shows anyway (``decision``, ``card_names``, ...) and top-level
+    entries with nothing in them (``vars: {}``, no marks on anyone) are left out.
     """
     look = _look_for(view, seat, players)
-    shown = {k: v for k, v in view.items() if k not in _VIEW_HIDDEN and v is not None}
+    shown = {k: v for k, v in view.items() if k not in _VIEW_HIDDEN and v is not None and not _is_empty(v)}
     lines: list[str] = []
     _render(shown, 0, lines, look)
     return "\n".join(lines)
@@ -548,13 +669,6 @@ def _event_text(event: Any) -> str:
     return str(event)
 
 
-def _show_events(out: Console, state: Any, shown: int) -> int:
-    events = list(state.events(HUMAN_SEAT))
-    for event in events[shown:]:
-        out.print(Text(f"  • {_event_text(event)}"))
-    return len(events)
-
-
 def _choices(state: Any) -> tuple[str, list[tuple[str, str]]]:
     """The prompt and (action, label) pairs of the human's decision."""
     decision = state.decision
@@ -564,27 +678,162 @@ def _choices(state: Any) -> tuple[str, list[tuple[str, str]]]:
     return "Your choice", [(a, a) for a in state.legal_actions()]
 
 
-def _ask(out: Console, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | None:
-    """Ask until a valid number is typed; None when the player wants to quit."""
-    out.print(Text(prompt, style="bold"))
-    for number, (_, label) in enumerate(pairs, 1):
-        out.print(Text(f"  {number:>2}. {label}"))
-    while True:
-        raw = out.input(f"Choose 1-{len(pairs)} (q to quit): ").strip()
-        if raw.lower() in _QUIT_WORDS:
-            return None
-        if not raw:
-            out.print(Text(f"Please type a number from 1 to {len(pairs)}."))
+_TABLE_WORDS = frozenset({"t", "table"})
+_HELP_WORDS = frozenset({"?", "help"})
+_COMMANDS_HELP = (
+    "Type an option's number or the start of its name (any case); t or table: the whole table; "
+    "? CARD or help CARD: a card's text; q: quit."
+)
+
+
+def _match_option(raw: str, pairs: Sequence[tuple[str, str]]) -> tuple[int | None, str]:
+    """The index of the option typed as a number or a name (an unambiguous prefix, any case).
+
+    Returns (index, "") or (None, a message saying what is wrong).
+    """
+    count = len(pairs)
+    if raw.isdigit() or (raw.startswith("-") and raw[1:].isdigit()):
+        number = int(raw)
+        if 1 <= number <= count:
+            return number - 1, ""
+        return None, f"{number} is out of range; type a number from 1 to {count}."
+    word = " ".join(raw.split()).casefold()
+    exact = [i for i, (_, label) in enumerate(pairs) if " ".join(label.split()).casefold() == word]
+    found = exact or [i for i, (_, label) in enumerate(pairs) if label.casefold().startswith(word)]
+    if len({pairs[i][1] for i in found}) == 1:
+        return found[0], ""
+    if not found:
+        return None, f"{raw!r} is neither an option's number (1 to {count}) nor the start of its name."
+    names = ", ".join(pairs[i][1] for i in found[:6]) + (", ..." if len(found) > 6 else "")
+    return None, f"{raw!r} fits {len(found)} options ({names}); type more of the name, or its number."
+
+
+def _card_lookup(cardset: Any, name: str) -> tuple[str | None, str]:
+    """(card id, "") for a card typed by id, name or an unambiguous name prefix; else (None, why)."""
+    cards = getattr(cardset, "cards", None)
+    if not isinstance(cards, Mapping) or not cards:
+        return None, "this game has no card texts to show."
+    found = find_entry(cardset, name)
+    if found is not None and found[0] == "card":
+        return found[1], ""
+    word = name.casefold()
+    starts = [cid for cid, card in cards.items() if str(getattr(card, "name", cid)).casefold().startswith(word)]
+    if len(starts) == 1:
+        return starts[0], ""
+    guess = suggest(cardset, name)
+    hint = f"did you mean '{guess}'?" if guess else "its cards: " + ", ".join(
+        str(getattr(c, "name", cid)) for cid, c in cards.items()
+    )
+    return None, f"no card {name!r}; {hint}"
+
+
+def _card_text(cardset: Any, cid: str) -> str:
+    """A card as a player reads it: name, copies, tags, text, scoring and each ability's effect text."""
+    card = cardset.cards[cid]
+    lines = [f"{card.name} (x{card.count})" + (f"  tags: {', '.join(card.tags)}" if card.tags else "")]
+    if card.text:
+        lines.append("  " + " ".join(card.text.split()))
+    for key, value in card.props.items():
+        lines.append(f"  {key}: {', '.join(map(str, value)) if isinstance(value, tuple) else value}")
+    if card.scoring:
+        lines.append("  scores for copies: " + ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1)))
+    for ability in card.abilities.values():
+        head = f"  {ability.label or ability.name}"
+        if ability.on is not None:
+            head += f" (answers '{ability.on}' from {ability.zone})"
+        lines.append(head + (f": {' '.join(ability.text.split())}" if ability.text else ""))
+        if ability.when is not None:
+            lines.append(f"    when {render_expr(ability.when)}")
+        lines.extend("    " + line for line in render_block(ability.body).splitlines())
+    return "\n".join(lines)
+
+
+@dataclass
+class _Screen:
+    """What the person at seat 0 has been shown: events read so far and the last table."""
+
+    out: Console
+    cardset: Any
+    players: int
+    events: int = 0
+    table: list[str] | None = None
+
+    def show_events(self, state: Any) -> None:
+        events = list(state.events(HUMAN_SEAT))
+        for event in events[self.events:]:
+            self.out.print(Text(f"  • {_event_text(event)}"))
+        self.events = len(events)
+
+    def show_table(self, lines: list[str]) -> None:
+        self.out.rule(f"Your view (seat {HUMAN_SEAT})")
+        self.out.print(Text("\n".join(lines)), soft_wrap=True)
+
+    def show_changes(self, state: Any) -> None:
+        """The whole table the first time; after that only its lines that changed."""
+        lines = render_view(state.view(HUMAN_SEAT), HUMAN_SEAT, self.players).splitlines()
+        if self.table is None:
+            self.show_table(lines)
+        else:
+            changed = _changed_lines(self.table, lines)
+            if changed:
+                self.out.print(Text("Changed (t: the whole table):", style="dim"))
+                self.out.print(Text("\n".join("  " + line for line in changed)), soft_wrap=True)
+        self.table = lines
+
+    def ask(self, prompt: str, pairs: Sequence[tuple[str, str]]) -> str | None:
+        """Ask until an option is chosen by number or name; None when the person quits."""
+        self.out.print(Text(prompt, style="bold"))
+        for number, (_, label) in enumerate(pairs, 1):
+            self.out.print(Text(f"  {number:>2}. {label}"))
+        while True:
+            raw = " ".join(self.out.input(f"Choose 1-{len(pairs)} or a name (? help, q quit): ").split())
+            word, _, rest = raw.partition(" ")
+            if raw.lower() in _QUIT_WORDS:
+                return None
+            if not raw:
+                self.out.print(Text(f"Please type a number from 1 to {len(pairs)}, or an option's name."))
+            elif raw.lower() in _TABLE_WORDS:
+                self.show_table(self.table or [])
+            elif raw.lower() in _HELP_WORDS:
+                self.out.print(Text(_COMMANDS_HELP))
+            elif word.lower() in _HELP_WORDS or raw.startswith("?"):
+                name = rest if word.lower() in _HELP_WORDS else raw[1:].strip()
+                cid, why = _card_lookup(self.cardset, name)
+                self.out.print(Text(_card_text(self.cardset, cid) if cid is not None else why), soft_wrap=True)
+            else:
+                index, why = _match_option(raw, pairs)
+                if index is not None:
+                    return pairs[index][0]
+                self.out.print(Text(why))
+
+
+def _changed_lines(old: Sequence[str], new: Sequence[str]) -> list[str]:
+    """The lines of the new table that are not in the old one, each under its (indented) headings."""
+
+    def keyed(lines: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
+        out: list[tuple[tuple[str, ...], str]] = []
+        parents: list[tuple[int, str]] = []
+        for line in lines:
+            indent = len(line) - len(line.lstrip(" "))
+            while parents and parents[-1][0] >= indent:
+                parents.pop()
+            out.append((tuple(p for _, p in parents), line))
+            parents.append((indent, line))
+        return out
+
+    before = set(keyed(old))
+    shown: list[str] = []
+    printed: set[tuple[str, ...]] = set()
+    for path, line in keyed(new):
+        if (path, line) in before:
             continue
-        try:
-            number = int(raw)
-        except ValueError:
-            out.print(Text(f"{raw!r} is not a number; type a number from 1 to {len(pairs)}."))
-            continue
-        if not 1 <= number <= len(pairs):
-            out.print(Text(f"{number} is out of range; type a number from 1 to {len(pairs)}."))
-            continue
-        return pairs[number - 1][0]
+        for depth in range(len(path)):  # the headings above it, once each
+            if path[: depth + 1] not in printed:
+                printed.add(path[: depth + 1])
+                shown.append(path[depth])
+        printed.add(path + (line,))
+        shown.append(line)
+    return shown
 
 
 def _score_table(result: Mapping[str, Any], players: int, round_label: str = "round") -> Table | None:
@@ -625,21 +874,15 @@ def _show_result(out: Console, state: Any, players: int) -> None:
         out.print(Text(render_view(extra, HUMAN_SEAT, players)))
 
 
-def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot], players: int) -> bool:
+def _play_loop(screen: _Screen, state: Any, bots: Mapping[int, Bot]) -> bool:
     """Run the game to the end; False if the person quit."""
-    shown = 0
-    last_view: str | None = None
     while not state.is_terminal():
         seat = state.current_player
         if seat == HUMAN_SEAT:
-            shown = _show_events(out, state, shown)
-            view = render_view(state.view(HUMAN_SEAT), HUMAN_SEAT, players)
-            if view != last_view:  # a follow-up choice on an unchanged table: prompt only
-                out.rule(f"Your view (seat {HUMAN_SEAT})")
-                out.print(Text(view))
-                last_view = view
+            screen.show_events(state)
+            screen.show_changes(state)
             prompt, pairs = _choices(state)
-            action = _ask(out, prompt, pairs)
+            action = screen.ask(prompt, pairs)
             if action is None:
                 return False
             state.apply(action)
@@ -647,8 +890,8 @@ def _play_loop(out: Console, state: Any, bots: Mapping[int, Bot], players: int) 
             state.apply(bots[seat].choose(state))
         else:
             raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
-    _show_events(out, state, shown)
-    _show_result(out, state, players)
+    screen.show_events(state)
+    _show_result(screen.out, state, screen.players)
     return True
 
 
@@ -703,7 +946,7 @@ def play_command(
             )
         )
         try:
-            finished = _play_loop(out, state, bot_map, n_players)
+            finished = _play_loop(_Screen(out, cardset, n_players), state, bot_map)
         except EOFError:
             out.print(Text(f"\nInput closed; game abandoned (seed {game_seed})."))
             return

@@ -8,7 +8,7 @@ its interpreter steps through the statements that can pause.  No node refers to 
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 import attrs
 
@@ -27,6 +27,9 @@ def _span() -> Any:
 @attrs.frozen
 class Expr:
     """Base of expressions."""
+
+    if TYPE_CHECKING:  # every expression has one (each subclass declares the field last)
+        span: Span
 
 
 @attrs.frozen
@@ -184,6 +187,9 @@ class Call(Expr):
 @attrs.frozen
 class Stmt:
     """Base of statements."""
+
+    if TYPE_CHECKING:  # every statement has one (each subclass declares the field last)
+        span: Span
 
 
 @attrs.frozen

@@ -577,7 +577,8 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
         line, column = len(lines), len(lines[-1]) + 1
     span = make_span(line, column)
     if isinstance(exc, lark.UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "end of text"
+        pos = exc.pos_in_stream
+        char = text[pos] if pos is not None and pos < len(text) else "end of text"
         hint = "text must be in double quotes" if char in "'`" else None
         if char.isupper():
             hint = "names are lower case (use \"quotes\" for text)"

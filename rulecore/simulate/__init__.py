@@ -20,6 +20,7 @@ May import: rulecore.bots and rulecore's public API (engine and below); never cl
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import math
@@ -111,7 +112,7 @@ class GameRecord:
     seed: int
     winners: tuple[int, ...]
     totals: tuple[float, ...] | None
-    rounds: int | None
+    rounds: int | None  # None: the game has no rounds (its result says 0 or nothing)
     decisions: int
     finished: bool = True  # False: stopped at the decision limit (no winners, totals, rounds)
     #: ``(card type, uses per seat)`` pairs sorted by card type, from ``result()["card_uses"]``;
@@ -453,7 +454,7 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
             seed=seed,
             winners=tuple(int(w) for w in winners),
             totals=None if totals is None else tuple(totals),
-            rounds=None if rounds is None else int(rounds),
+            rounds=int(rounds) if rounds else None,  # 0: a game without rounds
             decisions=len(state.history),
             card_uses=None
             if uses is None
@@ -575,8 +576,9 @@ def _run_local_pool(
                     failed = True
                 else:
                     done_games += len(outcomes)
-            if done:
-                _report(progress, done_games, games)
+            # at least every quarter second, and never while a lock of the pool is held:
+            # the place where a caller's progress callback may stop the run by raising
+            _report(progress, done_games, games)
         if failed:
             # Chunks are queued in order, so every chunk before the failing one has
             # started and is not cancelled: the lowest failure found is deterministic.
@@ -694,7 +696,9 @@ def simulate(
     :data:`rulecore.bots.BOT_NAMES`, or ``module:attr`` for a bot of your own:
     see :func:`rulecore.bots.make_bot`). Game ``i`` uses seed ``seed + i``.
     ``workers`` (local backend only) defaults to ``os.cpu_count()``; ``1`` runs
-    in this process. ``progress(done, total)`` is called as games finish.
+    in this process. ``progress(done, total)`` is called as games finish (with a local
+    pool also at least every quarter second); it may raise, e.g. KeyboardInterrupt, to
+    stop the run: the worker processes are then stopped before the exception goes on.
     ``game_factory(cardset, players, options)`` replaces the default
     ``rulecore.Game(rulecore.load_cardset(cardset), players=..., options=...)``;
     for worker processes it must be picklable (a module-level function).
@@ -722,13 +726,15 @@ def simulate(
         cardset=_resolve_cardset(cardset),
         players=players,
         options=dict(options or {}),
-        bots=_resolve_bots(bots, players),
+        bots=(),
         seed=seed,
         max_decisions=max_decisions,
         factory=game_factory or _default_factory,
     )
-    # Build once here: bad cardsets, player counts and options fail fast and cleanly.
+    # Build once here: bad cardsets, player counts and options fail fast and cleanly,
+    # before the bots are matched to the seats (a bad player count is not a bot problem).
     game = _build_game(job)
+    job = dataclasses.replace(job, bots=_resolve_bots(bots, players))
     game_cardset = getattr(game, "cardset", None)
     name = getattr(game_cardset, "name", None) or str(cardset)
     in_force = getattr(game, "options", None)
