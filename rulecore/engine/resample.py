@@ -183,6 +183,8 @@ def _ask_again(new: "State", player: int) -> "State | None":
         return None
     if trial.decision is None or trial.decision.player != d.player or len(trial.log) != len(new.log):
         return None
+    if trial.stack[-1][0] is not node:  # on this deal the question would not have been asked at all
+        return None
     if trial.view(player) != new.view(player):
         return None
     return trial
