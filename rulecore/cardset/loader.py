@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional
 
 import attrs
 import jsonschema
@@ -22,6 +22,7 @@ from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS, Symbols, parse_effect
 from .checker import check_cardset
 from .includes import Sources
+from .limits import DEFAULT_LIMITS, Files, Limits
 from .lint import check_references, lint
 from .repair import repair
 from .schema import SCHEMA
@@ -130,15 +131,22 @@ class Cardset:
 # --------------------------------------------------------------------------- loading
 
 
-def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None) -> Cardset:
+def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None,
+                 roots: Iterable[str | Path] = (), limits: Limits | None = None) -> Cardset:
     """Load a built-in cardset by name, or a cardset YAML file by path; check everything.
 
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``variants``).  Every problem found is raised together as one ``CardsetError``.
     Loads given the same ``cache`` reuse the effect text it already parsed.
+
+    ``include:`` and ``extends:`` may only read regular files in the cardset's own folder
+    tree, the built-in cardsets and the folders in ``roots``; ``limits`` caps sizes (see
+    ``Limits`` and docs/untrusted.md).
     """
+    limits = limits or DEFAULT_LIMITS
     path = _resolve(name_or_path)
-    return _build(*read_cardset_file(path), cache=cache)
+    files = Files(path, roots, limits)
+    return _build(*read_cardset_file(path, files), cache=cache, limits=limits)
 
 
 def _resolve(name_or_path: str | Path) -> Path:
@@ -153,18 +161,30 @@ def _resolve(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.is_dir():
         path = path / "cardset.yaml"
+    if path.exists() and not path.is_file():
+        raise CardsetError([Problem("the cardset file is refused: it is not a regular file", Span(str(path)),
+                                    "card files are regular files", "refused")])
     if not path.is_file():
         raise CardsetError([Problem("no such cardset file", Span(str(path)), "give a built-in name or a .yaml path", "io")])
     return path
 
 
-def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None) -> Cardset:
-    """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
-    return _build(*read_cardset_text(text, file), cache=cache)
+def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None,
+                      roots: Iterable[str | Path] = (), limits: Limits | None = None) -> Cardset:
+    """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths:
+    its folder is the one ``include:`` and ``extends:`` may read, besides ``roots``; with the
+    default ``"<string>"``, only the built-in cardsets and ``roots``)."""
+    limits = limits or DEFAULT_LIMITS
+    if len(text) > limits.file_bytes:
+        raise CardsetError([Problem(f"the text is longer than {limits.file_bytes} characters (the limit for one file)",
+                                    Span(file), "the limits can be raised: see docs/untrusted.md", "refused")])
+    files = Files(None if file == "<string>" else file, roots, limits)
+    return _build(*read_cardset_text(text, file, files), cache=cache, limits=limits)
 
 
-def _build(data: Any, sources: Sources, problems: list[Problem], *, cache: ParseCache | None = None) -> Cardset:
-    loader = _Loader(data, sources, cache)
+def _build(data: Any, sources: Sources, problems: list[Problem], *, cache: ParseCache | None = None,
+           limits: Limits = DEFAULT_LIMITS) -> Cardset:
+    loader = _Loader(data, sources, cache, limits)
     loader.problems.extend(problems)
     return loader.build()
 
@@ -234,7 +254,8 @@ def _show(value: Any) -> str:
 
 
 class _Loader:
-    def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None):
+    def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None, limits: Limits = DEFAULT_LIMITS):
+        self.limits = limits
         self.data = data
         self.src = src
         self.cache = ParseCache() if cache is None else cache

@@ -1,0 +1,114 @@
+"""Cardsets and saves from strangers (tests/hostile/): confined files, caps, bounded work, checked saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import rulecore
+from rulecore import Limits
+from rulecore.cardset.loader import load_cardset_text
+from rulecore.cli import app
+from rulecore.cli.validate import validate_file
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+FILES = sorted((HOSTILE / "files").glob("*.yaml"))
+SECRET = ("secret_card", "SECRET LINE", "root:")  # words of the files the corpus tries to read (tests/hostile/secret.yaml, /etc/passwd)
+
+
+def refusals(problems: list[rulecore.Problem]) -> list[rulecore.Problem]:
+    return [p for p in problems if p.code == "refused"]
+
+
+def assert_nothing_shown(*texts: str) -> None:
+    for text in texts:
+        for word in SECRET:
+            assert word not in text
+
+
+# --------------------------------------------------------------------------- files
+
+
+@pytest.mark.parametrize("case", FILES, ids=lambda p: p.name)
+def test_a_file_out_of_bounds_is_refused_by_name_and_never_shown(case: Path) -> None:
+    """include:/extends: of a path outside the tree, a device or a folder: one 'refused' problem, no content."""
+    report = validate_file(case, games=False)
+    assert len(refusals(list(report.problems))) == 1
+    problem = refusals(list(report.problems))[0]
+    assert problem.span.file == str(case) and problem.span.line >= 2
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(case)
+    out = CliRunner().invoke(app, ["validate", "--no-games", "--format", "json", str(case)])
+    text = CliRunner().invoke(app, ["validate", "--no-games", str(case)])
+    assert out.exit_code == 1 and text.exit_code == 1
+    assert_nothing_shown(str(err.value), out.stdout, text.stdout, json.dumps([p.to_dict() for p in report.problems]))
+
+
+def test_roots_and_allow_path_widen_what_a_cardset_may_read() -> None:
+    """load_cardset(roots=[DIR]) and --allow-path DIR let a file outside the tree be read."""
+    case = HOSTILE / "files" / "include-outside.yaml"
+    cs = rulecore.load_cardset(case, roots=[HOSTILE])
+    assert "secret_card_key" in cs.cards
+    result = CliRunner().invoke(app, ["validate", "--no-games", "--allow-path", str(HOSTILE), str(case)])
+    assert "refused" not in result.stdout
+
+
+def test_a_symlink_is_followed_and_then_checked(tmp_path: Path) -> None:
+    """A symlink in the tree that points outside it is refused; one that stays inside is read."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tmp_path / "outside.yaml").write_text("cards:\n  secret_x: {count: 1}\n", encoding="utf-8")
+    (tree / "inside.yaml").write_text("cards:\n  broom: {count: 1}\n", encoding="utf-8")
+    os.symlink(tmp_path / "outside.yaml", tree / "out-link.yaml")
+    os.symlink(tree / "inside.yaml", tree / "in-link.yaml")
+    main = tree / "cardset.yaml"
+    main.write_text("extends: witching-hour\ninclude: [out-link.yaml]\n", encoding="utf-8")
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert [p.code for p in err.value.problems] == ["refused"] and "secret_x" not in str(err.value)
+    main.write_text("extends: witching-hour\ninclude: [in-link.yaml]\n", encoding="utf-8")
+    assert "broom" in rulecore.load_cardset(main).cards
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    """An included FIFO (and a FIFO given as the cardset) is refused, never opened: no hang."""
+    os.mkfifo(tmp_path / "pipe.yaml")
+    main = tmp_path / "cardset.yaml"
+    main.write_text("extends: witching-hour\ninclude: [pipe.yaml]\n", encoding="utf-8")
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert "'pipe.yaml' is refused: it is not a regular file" in str(err.value)
+    with pytest.raises(rulecore.CardsetError, match="not a regular file"):
+        rulecore.load_cardset(tmp_path / "pipe.yaml")
+
+
+def test_size_caps_per_file_and_per_cardset(tmp_path: Path) -> None:
+    """A file over Limits.file_bytes, or files together over Limits.cardset_bytes, are refused by name."""
+    (tmp_path / "more.yaml").write_text("cards:\n  broom: {count: 1}\n" + "# padding\n" * 50, encoding="utf-8")
+    main = tmp_path / "cardset.yaml"
+    main.write_text("include: [more.yaml]\n", encoding="utf-8")  # not a whole cardset: only the refusal matters
+    size = (tmp_path / "more.yaml").stat().st_size
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main, limits=Limits(file_bytes=size - 1))
+    assert f"'more.yaml' is refused: it is larger than {size - 1} bytes" in str(err.value)
+    with pytest.raises(rulecore.CardsetError, match="together are larger than"):
+        rulecore.load_cardset(main, limits=Limits(cardset_bytes=size + 10))
+    with pytest.raises(rulecore.CardsetError, match="the cardset file '.*cardset.yaml' is refused: it is larger"):
+        rulecore.load_cardset(main, limits=Limits(file_bytes=10))
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert "refused" not in str(err.value)
+
+
+def test_text_without_a_file_reads_only_builtins() -> None:
+    """load_cardset_text with no file name may extend a built-in, but not include a file of the working folder."""
+    assert load_cardset_text("extends: witching-hour\n").name == "witching-hour"
+    with pytest.raises(rulecore.CardsetError) as err:
+        load_cardset_text("extends: witching-hour\ninclude: [pyproject.toml]\n")
+    assert [p.code for p in err.value.problems] == ["refused"]
