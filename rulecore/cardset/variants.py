@@ -40,8 +40,11 @@ _KIND = {"cards": "card", "zones": "zone", "counters": "counter", "vars": "varia
 # --------------------------------------------------------------------------- reading files
 
 
-def read_cardset_file(path: Path, files: Files) -> tuple[Any, Sources, list[Problem]]:
-    """The merged data of a cardset file, where each value came from, and the problems found so far."""
+def read_cardset_file(path: Path, files: Files | None = None) -> tuple[Any, Sources, list[Problem]]:
+    """The merged data of a cardset file, where each value came from, and the problems found so far.
+
+    ``files`` guards what may be read (by default: the file's own folder tree and the built-ins)."""
+    files = files or Files(path)
     text, problem = read_text_file(path, files)
     if text is None:
         assert problem is not None
