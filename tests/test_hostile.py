@@ -112,3 +112,65 @@ def test_text_without_a_file_reads_only_builtins() -> None:
     with pytest.raises(rulecore.CardsetError) as err:
         load_cardset_text("extends: witching-hour\ninclude: [pyproject.toml]\n")
     assert [p.code for p in err.value.problems] == ["refused"]
+
+
+# --------------------------------------------------------------------------- leaks by the shape of the game
+
+
+def telling(cs: rulecore.Cardset) -> list[rulecore.Problem]:
+    return [w for w in cs.warnings if w.code == "telling"]
+
+
+def test_a_menu_that_shrinks_on_hidden_cards_is_a_warning(tiny) -> None:
+    """A menu whose options depend on a hidden hand, without 'always', warns at the choose with a hint."""
+    body = '''
+        choose by 0 "Your turn" {
+          option "Pass" { say 1 }
+          option each c in hand of 0 label "Play " + c.name { say 2 }
+        }
+    '''
+    (w,) = telling(tiny.cardset(body))
+    assert w.severity == "warning" and w.span.line > 0 and "Your turn" in w.message and "always" in w.hint
+    assert telling(tiny.cardset(body.replace('"Your turn" {', '"Your turn" always {'))) == []
+
+
+def test_counts_and_public_zones_do_not_warn(tiny) -> None:
+    """Options that depend only on public zones or a hidden zone's count tell nothing: no warning."""
+    body = '''
+        choose by 0 "Go" {
+          option "Pass" { say 1 }
+          option "Draw" when count(hand of 0) > 0 { say 2 }
+          option each c in table label "Take " + c.name { say 3 }
+        }
+    '''
+    assert telling(tiny.cardset(body)) == []
+
+
+def test_a_menu_asked_only_under_an_if_on_hidden_cards_warns(tiny) -> None:
+    """A question asked only when a hidden card fits tells the others that it does; a tainted local counts."""
+    body = '''
+        let drawn = first(deck)
+        if drawn.power > 3 {
+          choose by 0 "Keep it?" always {
+            option "Yes" { say 1 }
+            option "No" { say 2 }
+          }
+        }
+    '''
+    (w,) = telling(tiny.cardset(body))
+    assert "asked only when an 'if'" in w.message
+    both = body.rstrip()[:-len("}")] + '''} else {
+          choose by 0 "Other?" always {
+            option "A" { say 3 }
+            option "B" { say 4 }
+          }
+        }
+    '''
+    assert telling(tiny.cardset(both)) == []  # a question either way: nothing told
+
+
+@pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
+def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
+    """Witching Hour's and Witty Witches' "Your turn" and "Discard the card you drew?" do not tell."""
+    messages = [w.message for w in telling(rulecore.load_cardset(game))]
+    assert not any("'Your turn'" in m or "'Discard the card you drew?'" in m for m in messages)

@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 import rulecore
 from ww_helpers import (
+    answer_only,
+    keep,
     ABRACADABRA,
     BLESSINGS,
     BONUS,
@@ -250,7 +252,8 @@ def test_extra_turn_is_never_mandatory() -> None:
 def test_bonus_is_asked_even_when_extra_turn_is_the_only_bonus() -> None:
     """The bonus is a decision even with nothing to witch: 'Take an extra turn' or 'Neither'."""
     _, state = new_game(3, mode="master", table_talk=False)
-    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])  # single option: played automatically
+    layout(state, {0: [WBY, DSR], **others(3)}, [WBY])
+    answer_only(state, TURN, "Play the doppelganger " + name(WBY))  # the only option, still asked ('always')
     assert zone(state, "discard") == [WBY, WBY]
     assert state.decision.prompt == BONUS and options(state) == {EXTRA, NEITHER}
 
@@ -302,6 +305,7 @@ def test_cannot_discard_draw_one_card_and_keep_it() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=["dragon_cauldron_red", MATCH])
     state.apply(DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([DSR, WCB, "dragon_cauldron_red"])
     assert zone(state, "deck") == [MATCH]
     assert state.decision.player == 1  # nothing more to decide: the turn is over
@@ -368,13 +372,16 @@ def test_no_drawing_when_you_could_discard(playable: str) -> None:
     assert DRAW not in options(state)
 
 
-def test_draw_alone_is_played_automatically_without_table_talk() -> None:
-    """With table talk off, a player who can only draw draws without being asked."""
+def test_draw_alone_is_still_asked_without_table_talk() -> None:
+    """With table talk off, a player who can only draw is still asked (the others learn nothing from it)."""
     _, state = new_game(3, table_talk=False)
     layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=["dragon_cauldron_red", MATCH])
+    assert state.view(1)["decision"] == {"player": 0}
+    answer_only(state, TURN, DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([DSR, WCB, "dragon_cauldron_red"])
     assert state.decision.player == 1
-    assert state.history == []
+    assert state.history == [DRAW, KEEP]
 
 
 def test_draw_pile_reforms_from_the_discard_pile_keeping_the_top_card() -> None:
@@ -435,6 +442,7 @@ def test_winning_on_another_players_turn_order() -> None:
     _, state = new_game(4)
     layout(state, {0: [DSR, WCB], 1: [MATCH], 2: FILLS[2], 3: FILLS[3]}, [WBY], deck=["dragon_cauldron_red"])
     state.apply(DRAW)
+    keep(state)
     state.apply(discard_label(MATCH))
     assert state.returns() == [0.0, 1.0, 0.0, 0.0]
 
@@ -493,6 +501,7 @@ def test_drawing_from_a_reformed_pile_is_not_stuck() -> None:
         vars={"stalled": 2},
     )
     state.apply(DRAW)
+    keep(state)
     assert len(hand(state, 0)) == 7 and state.zones["deck"] == []
     assert state.vars["stalled"] == 0 and not state.is_terminal()
 
@@ -525,10 +534,11 @@ def test_speaking_with_exactly_one_card_draws_two_penalty_cards() -> None:
 
 
 def test_speaking_penalty_then_the_only_discard_is_played() -> None:
-    """After the penalty 'Speak' is used up; if one discard is left it is played without asking."""
+    """After the penalty 'Speak' is used up; if one discard is left it is the only option of the turn."""
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBY], deck=[DSR, WCB, "dragon_cauldron_red"])
     state.apply(SPEAK)
+    answer_only(state, TURN, discard_label(MATCH))
     assert hand(state, 0) == sorted([DSR, WCB])
     assert zone(state, "discard") == [MATCH, WBY]
     assert state.decision.player == 1
@@ -539,7 +549,8 @@ def test_speak_penalty_reforms_the_draw_pile() -> None:
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBY, DSR, WCB], deck=[])
     state.apply(SPEAK)
-    # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is played
+    # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is all there is
+    answer_only(state, TURN, discard_label(MATCH))
     assert hand(state, 0) == sorted([DSR, WCB])
     assert zone(state, "discard") == [MATCH, WBY]
     assert state.zones["deck"] == []
@@ -661,7 +672,9 @@ def test_spell_placed_on_yourself_waits_for_your_next_turn() -> None:
     state.apply(on(0))
     assert spells(state, "incoming")[0] == ["blessing_dragon"] and spells(state)[0] == []
     state.apply(DRAW)  # Player 1
+    keep(state)
     state.apply(DRAW)  # Player 2
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     assert discard_label(DSR) in options(state)
@@ -675,6 +688,7 @@ def test_curse_placed_during_the_holders_turn_binds_from_their_next_turn() -> No
     assert discard_label(MATCH2) in options(state)  # Player 0's turn already began: the curse waits
     state.apply(discard_label(MATCH2))  # the top is now the Yellow Dragon with Broom
     state.apply(DRAW)  # Player 1 cannot discard; keeps the Red Witch with Cauldron
+    keep(state)
     assert state.decision.player == 0 and spells(state)[0] == ["curse_dragon"]
     # the Blue Dragon with Broom matches (dragon + broom) but is cursed now
     assert options(state) == {DRAW, SPEAK}
@@ -725,6 +739,7 @@ def test_curse_leaves_only_drawing_and_forbids_the_drawn_card() -> None:
     layout(state, {0: [MATCH, DSR], **others(3)}, [WBY], spell={0: "curse_witch"}, deck=[MATCH3, WCB])
     assert options(state) == {DRAW, SPEAK}
     state.apply(DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([MATCH, DSR, MATCH3])  # kept without a question
     assert state.decision.player == 1
 
@@ -784,6 +799,7 @@ def test_blessing_keeps_working_after_use() -> None:
            spell={0: "blessing_dragon"}, deck=["wizard_cauldron_yellow"])
     state.apply(discard_label(DSR))
     state.apply(DRAW)  # Player 1 cannot discard on the Red Dragon with Spellbook
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     # the Yellow Dragon with Cauldron shares only 'dragon' with the top: the blessing still works
@@ -847,6 +863,7 @@ def test_abracadabra_is_valid_only_from_the_next_turn() -> None:
     state.apply(on(0))
     assert spells(state, "incoming")[0] == ["abracadabra"] and spells(state)[0] == []
     state.apply(DRAW)  # seat 1 cannot discard on the Yellow Wizard with Broom; keeps the Red Dragon with Cauldron
+    keep(state)
     assert state.decision.player == 0 and spells(state)[0] == ["abracadabra"]
     assert ABRACADABRA in options(state)
     state.apply(ABRACADABRA)
@@ -1051,7 +1068,9 @@ def test_witched_blessing_works_for_its_new_holder_from_their_next_turn() -> Non
     # Player 1 lost the blessing: only drawing is left
     assert state.decision.player == 1 and options(state) == {DRAW, SPEAK}
     state.apply(DRAW)  # keeps the Red Dragon with Cauldron
+    keep(state)
     state.apply(DRAW)  # Player 2 keeps the Blue Wizard with Spellbook
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     assert options(state) == {discard_label(DSR), discard_label("dragon_cauldron_yellow"), SPEAK}
