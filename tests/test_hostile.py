@@ -174,3 +174,63 @@ def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
     """Witching Hour's and Witty Witches' "Your turn" and "Discard the card you drew?" do not tell."""
     messages = [w.message for w in telling(rulecore.load_cardset(game))]
     assert not any("'Your turn'" in m or "'Discard the card you drew?'" in m for m in messages)
+
+
+# --------------------------------------------------------------------------- sizes and numbers
+
+SIZES = {
+    "huge-int-yaml.yaml": "a number with more than 4300 digits",
+    "huge-int-effect.yaml": "a number with more than 4300 digits",
+    "lone-surrogate-name.yaml": "cannot be printed (a lone surrogate)",
+    "lone-surrogate-text.yaml": "cannot be printed (a lone surrogate)",
+    "too-many-cards.yaml": "the cards add up to 200056, more than the limit of 100000",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_huge_numbers_cards_and_unprintable_text_are_located_problems(name: str) -> None:
+    """Each file of tests/hostile/sizes gives its one located error, never a raw ValueError or a crash."""
+    case = HOSTILE / "sizes" / name
+    errors = [p for p in validate_file(case, games=False).problems if p.severity == "error"]
+    assert [p.message for p in errors if SIZES[name] in p.message] and len(errors) == 1
+    assert errors[0].span.line > 0 and errors[0].code != "internal"
+    errors[0].render().encode("utf-8")  # printable
+
+
+def test_the_corpus_of_sizes_is_complete() -> None:
+    """Every file of tests/hostile/sizes is listed with its expected problem."""
+    assert {p.name for p in (HOSTILE / "sizes").glob("*.yaml")} == set(SIZES)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["explain"], ["simulate", "-n", "1", "-w", "1"], ["play"]])
+def test_no_command_crashes_on_an_unprintable_name(command: list[str]) -> None:
+    """validate, explain, simulate and play report the lone surrogate as a problem (exit 1), no traceback."""
+    case = str(HOSTILE / "sizes" / "lone-surrogate-name.yaml")
+    result = CliRunner().invoke(app, [*command, case], input="q\n")
+    assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "lone surrogate" in " ".join(result.output.split())
+
+
+def test_text_with_a_raw_surrogate_renders(tiny) -> None:
+    """Text given to the loader with a raw lone surrogate: a YAML problem whose rendering can be printed."""
+    with pytest.raises(rulecore.CardsetError) as err:
+        load_cardset_text(tiny.text("say 1").replace("Gold Coin", "Gold \ud800"), "inline.yaml")
+    str(err.value).encode("utf-8")
+    assert "not allowed in a YAML file" in str(err.value)
+
+
+def test_effect_text_caps(tiny) -> None:
+    """A piece of effect text over Limits.effect_chars, or all of it over effect_total, is a located problem."""
+    body = "say 1\n" * 40
+    with pytest.raises(rulecore.CardsetError, match="the effect text is longer than 100 characters"):
+        load_cardset_text(tiny.text(body), "inline.yaml", limits=Limits(effect_chars=100))
+    with pytest.raises(rulecore.CardsetError, match="effect text is longer than 150 characters in all"):
+        load_cardset_text(tiny.text(body), "inline.yaml", limits=Limits(effect_total=150))
+    assert load_cardset_text(tiny.text(body), "inline.yaml").name == "tiny"
+
+
+def test_a_very_long_line_is_cut_around_the_caret() -> None:
+    """A problem on a line of thousands of characters shows 160 of them around the caret."""
+    (problem,) = [p for p in validate_file(HOSTILE / "sizes" / "huge-int-yaml.yaml", games=False).problems]
+    shown = problem.render().splitlines()[1]
+    assert len(shown) < 200 and shown.rstrip().endswith("...")

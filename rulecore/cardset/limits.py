@@ -26,7 +26,8 @@ class Limits:
     ``file_bytes`` and ``cardset_bytes``: the size of one file and of all the files of a
     cardset (includes and bases too); ``cards``: cards in a game (every count added up);
     ``effect_chars`` and ``effect_total``: characters of one piece of effect text and of all
-    of them; ``digits``: digits of an integer in the YAML or the effect text.
+    of them.  (An integer of more than 4300 digits, in the YAML or the effect text, is always a
+    problem: Python does not read one.)
     """
 
     file_bytes: int = 2_000_000
@@ -34,7 +35,6 @@ class Limits:
     cards: int = 100_000
     effect_chars: int = 50_000
     effect_total: int = 2_000_000
-    digits: int = 4300
 
 
 DEFAULT_LIMITS = Limits()

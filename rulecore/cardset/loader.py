@@ -256,6 +256,8 @@ def _show(value: Any) -> str:
 class _Loader:
     def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None, limits: Limits = DEFAULT_LIMITS):
         self.limits = limits
+        self.effect_chars = 0  # effect text read so far
+        self.effect_total_reported = False
         self.data = data
         self.src = src
         self.cache = ParseCache() if cache is None else cache
@@ -433,6 +435,18 @@ class _Loader:
 
         if self.skip_effects or (self.repaired and self.is_repaired(path)):
             return None
+        if len(text) > self.limits.effect_chars:
+            self.problem(path, f"the effect text is longer than {self.limits.effect_chars} characters ({len(text)})",
+                         "split it into procedures; the limit can be raised: see docs/untrusted.md", "too-big")
+            return None
+        self.effect_chars += len(text)
+        if self.effect_chars > self.limits.effect_total:
+            if not self.effect_total_reported:
+                self.effect_total_reported = True
+                self.problem(path, f"the cardset's effect text is longer than {self.limits.effect_total} characters "
+                             "in all (from here on it is not read)",
+                             "the limit can be raised: see docs/untrusted.md", "too-big")
+            return None
         node, problems = self._parse_cached(path, text, context, make_span, expression)
         self.problems.extend(problems)
         return node if not problems else None
@@ -495,6 +509,11 @@ class _Loader:
             for k, v in (d.get("options") or {}).items()
         }
         cards: dict[str, CardDef] = {}
+        total = sum(c["count"] for c in d["cards"].values() if isinstance(c.get("count"), int))
+        if total > self.limits.cards:
+            self.problem(("cards",), f"the cards add up to {total}, more than the limit of {self.limits.cards}",
+                         "the limit can be raised: see docs/untrusted.md", "too-big", key=True)
+            self.fail()
         for cid, c in d["cards"].items():
             cname = c.get("name", cid.replace("_", " ").title())
             abilities = {}
