@@ -234,3 +234,54 @@ def test_a_very_long_line_is_cut_around_the_caret() -> None:
     (problem,) = [p for p in validate_file(HOSTILE / "sizes" / "huge-int-yaml.yaml", games=False).problems]
     shown = problem.render().splitlines()[1]
     assert len(shown) < 200 and shown.rstrip().endswith("...")
+
+
+# --------------------------------------------------------------------------- bounded work
+
+
+def run_away(tiny, body: str, procedures: str = "", **limits: int) -> rulecore.RuleError:
+    game = rulecore.Game(tiny.cardset(body, procedures=procedures), 2, **limits)
+    with pytest.raises(rulecore.RuleError) as err:
+        game.new_game(0)
+    return err.value
+
+
+def test_a_loop_that_does_not_end_hits_the_step_limit(tiny) -> None:
+    """'repeat 1000000000 {}' stops at Game(step_limit=...) with a RuleError at the repeat."""
+    err = run_away(tiny, "repeat 1000000000 { let y = 1 }", step_limit=5000)
+    assert "ran more than 5,000 steps" in str(err) and err.span is not None and err.span.line > 0
+
+
+def test_a_procedure_calling_itself_hits_the_depth_limit(tiny) -> None:
+    """A procedure that calls itself (not in tail position) stops at depth_limit with a RuleError."""
+    err = run_away(tiny, "call deep", procedures='deep: |\n  call deep\n  say "never"', depth_limit=500)
+    assert "nested more than 500 deep" in str(err) and err.span is not None
+
+
+def test_text_and_numbers_that_double_are_refused(tiny) -> None:
+    """'let s = s + s' and 'let x = x * x' in a loop stop with a RuleError, not MemoryError."""
+    err = run_away(tiny, 'let s = "ab"\nrepeat 100 { let s = s + s }')
+    assert "a text of more than 1,000,000 characters" in str(err)
+    err = run_away(tiny, "let big = 3\nrepeat 100 { let big = big * big }")
+    assert "more than 1000 digits" in str(err)
+
+
+def test_chain_over_many_cards_with_no_order_gives_up(tiny) -> None:
+    """chain() over 40 cards with no order (25 and 15 that link only across) stops with a clear RuleError."""
+    cards = "\n".join(f"c{i}: {{count: 1, props: {{g: {int(i < 25)}, u: {i}}}}}" for i in range(40))
+    game = rulecore.Game(tiny.cardset('say count(chain(deck, none, 0, "g", "u"))', cards=cards), 2)
+    with pytest.raises(rulecore.RuleError, match="chain\\(\\).*more than 100,000 steps"):
+        game.new_game(0)
+
+
+def test_sets_over_huge_copies_is_refused(tiny) -> None:
+    """sets() over two kinds of 10,000 copies would build 100M cards: a RuleError instead."""
+    game = rulecore.Game(tiny.cardset("say count(sets(deck))", cards="x: {count: 10000}\nz: {count: 10000}"), 2)
+    with pytest.raises(rulecore.RuleError, match="building these sets would take more than"):
+        game.new_game(0)
+
+
+def test_limits_must_be_positive(tiny) -> None:
+    """Game(step_limit=0) is an OptionError."""
+    with pytest.raises(rulecore.OptionError):
+        rulecore.Game(tiny.cardset("say 1"), 2, step_limit=0)

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import RuleError
 from ..lang import nodes as n
-from ..lang.functions import FUNCTIONS, cards_of, describe_value, items_of
+from ..lang.functions import FUNCTIONS, MAX_BUILT, cards_of, describe_value, items_of
 from ..lang.kinds import static_kind
 
 Fn = Callable[[Any], Any]
@@ -24,6 +24,9 @@ _MISSING = object()
 def _located(node: Any, message: str) -> RuleError:
     return RuleError(message, getattr(node, "span", None))
 
+
+MAX_TEXT = 1_000_000  # characters of a text built with '+'
+MAX_NUMBER = 10**1000  # numbers beyond this (in size) are refused: work on them would grow without bound
 
 _ARITH = {
     "+": operator.add,
@@ -208,14 +211,23 @@ class Compiler:
                 a_cards = type(a) is tuple or (type(a) is str and a in zones)
                 b_cards = type(b) is tuple or (type(b) is str and b in zones)
                 if a_cards and b_cards:  # collections (and zones, as their cards) join
-                    return items_of(ctx, a) + items_of(ctx, b)
+                    joined = items_of(ctx, a) + items_of(ctx, b)
+                    if len(joined) > MAX_BUILT:
+                        raise _located(node, f"'+' would make a collection of more than {MAX_BUILT:,} items")
+                    return joined
                 if type(a) is str or type(b) is str:
-                    return _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
+                    text = _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
+                    if len(text) > MAX_TEXT:
+                        raise _located(node, f"'+' would make a text of more than {MAX_TEXT:,} characters")
+                    return text
             if type(a) is not int or type(b) is not int:
                 raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
             if sym in "/%" and b == 0:
                 raise _located(node, "division by zero")
-            return op(a, b)
+            result = op(a, b)
+            if not -MAX_NUMBER <= result <= MAX_NUMBER:
+                raise _located(node, f"'{sym}' would make a number of more than 1000 digits")
+            return result
 
         return binop
 

@@ -34,6 +34,8 @@ class Game:
         options: Mapping[str, Any] | None = None,
         *,
         record_events: bool = True,
+        step_limit: int = 1_000_000,
+        depth_limit: int = 10_000,
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -45,6 +47,11 @@ class Game:
         self.players = players
         self.options = self._resolve_options(options or {})
         self.record_events = record_events
+        for name, value in (("step_limit", step_limit), ("depth_limit", depth_limit)):
+            if type(value) is not int or value < 1:
+                raise OptionError(f"{name} must be a positive integer (got {value!r})")
+        self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.run)
+        self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.rules = Rules(cardset, players, self.options)
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
