@@ -285,3 +285,125 @@ def test_limits_must_be_positive(tiny) -> None:
     """Game(step_limit=0) is an OptionError."""
     with pytest.raises(rulecore.OptionError):
         rulecore.Game(tiny.cardset("say 1"), 2, step_limit=0)
+
+
+# --------------------------------------------------------------------------- saves
+
+
+@pytest.fixture(scope="module")
+def a_save() -> tuple[rulecore.Game, rulecore.State, str]:
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), 3)
+    state = game.new_game(seed=21)
+    for _ in range(15):
+        state.apply(state.legal_actions()[-1])
+    return game, state, state.to_json()
+
+
+def _edit(text: str, change) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def _other_frame(d: dict) -> None:
+    d["frames"][-1][0] = d["frames"][-1][0] - 1
+
+
+def _swap_hands(d: dict) -> None:
+    d["zones"]["hand/0"], d["zones"]["hand/1"] = d["zones"]["hand/1"], d["zones"]["hand/0"]
+
+
+TAMPERED = {
+    "a hand revealed to all": lambda d: d.update(revealed=["hand/1"]),
+    "a card turned face up": lambda d: d.update(faceup=[d["zones"]["hand/1"][0]]),
+    "a card turned face down": lambda d: d.update(facedown=[d["zones"]["hand/1"][0]]),
+    "an option renamed": lambda d: d["decision"]["options"][0].__setitem__(0, "Play Skull"),
+    "option values edited": lambda d: d["decision"].update(values=list(reversed(d["decision"]["values"]))),
+    "another chooser": lambda d: d["decision"].update(player=(d["decision"]["player"] + 1) % 3),
+    "another prompt": lambda d: d["decision"].update(prompt="Give me your cards"),
+    "hands swapped": _swap_hands,
+    "a frame pointing elsewhere": _other_frame,
+    "a local variable edited": lambda d: d["envs"][-1].update({"$this": 0, "$you": 0}),
+    "counters edited": lambda d: d["counters"]["total"].__setitem__(0, 99),
+    "the generator edited": lambda d: d.update(rng=d["rng"] + 1),
+    "the seed edited": lambda d: d.update(seed=d["seed"] + 1),
+    "a history entry edited": lambda d: d["history"].__setitem__(0, "Attack"),
+    "the history cut": lambda d: d["history"].pop(),
+    "an action added": lambda d: d["history"].append(d["history"][-1]),
+    "the log edited": lambda d: d["log"][0].update(text="nothing happened"),
+    "a card mark added": lambda d: d["marks"].update({"0": ["bound"]}),
+    "the game over": lambda d: d.update(terminal=True),
+    "the fingerprint edited": lambda d: d.update(fingerprint="0" * 32),
+    "no fingerprint": lambda d: d.pop("fingerprint"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERED))
+def test_a_tampered_save_is_a_state_error(a_save, what: str) -> None:
+    """Every edit of a save (frames, decision, reveals, faces, history, ...) is a StateError, never a state."""
+    game, _, text = a_save
+    with pytest.raises(rulecore.StateError):
+        game.load_state(_edit(text, TAMPERED[what]))
+
+
+def test_an_untouched_save_loads_as_its_replay(a_save) -> None:
+    """An honest save loads (re-derived from its seed and history) and writes the same JSON."""
+    game, state, text = a_save
+    again = game.load_state(text)
+    assert again.to_json() == text and again.legal_actions() == state.legal_actions()
+
+
+def test_deeply_nested_json_is_a_state_error(a_save) -> None:
+    """100,000 nested '[' are a StateError, not a RecursionError."""
+    game, _, _ = a_save
+    with pytest.raises(rulecore.StateError, match="nested too deeply"):
+        game.load_state("[" * 100_000 + "]" * 100_000)
+
+
+def test_a_save_of_changed_rules_of_the_same_name_is_refused(a_save) -> None:
+    """A save from another version of the cardset (same name, other counts) fails its fingerprint."""
+    _, _, text = a_save
+    changed = rulecore.Game(load_cardset_text("extends: witching-hour\ncards:\n  bell: {count: 7}\n"), 3)
+    assert changed.cardset.name == "witching-hour"
+    with pytest.raises(rulecore.StateError, match="fingerprint"):
+        changed.load_state(text)
+
+
+def test_the_fingerprint_ignores_where_the_files_lie(tmp_path: Path) -> None:
+    """The same rules loaded from another folder have the same fingerprint; other rules another one."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "v.yaml").write_text("extends: witching-hour\ncards:\n  bell: {count: 7}\n",
+                                                  encoding="utf-8")
+    a, b = (rulecore.Game(rulecore.load_cardset(tmp_path / f / "v.yaml"), 3).fingerprint for f in "ab")
+    assert a == b != rulecore.Game(rulecore.load_cardset("witching-hour"), 3).fingerprint
+
+
+def test_an_arranged_save_loads_only_when_trusted(a_save) -> None:
+    """An arranged state cannot be replayed: its save is refused unless load_state(..., trusted=True)."""
+    game, _, _ = a_save
+    state = game.new_game(seed=3)
+    state.arrange({"hand/0": ["bell", "bell"]}, rest="discard")
+    with pytest.raises(rulecore.StateError, match="arrange"):
+        game.load_state(state.to_json())
+    assert game.load_state(state.to_json(), trusted=True).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, MemoryError, RuntimeError])
+def test_apply_is_atomic_whatever_interrupts_it(a_save, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
+    """An exception of any kind inside apply (a caller's timeout, Ctrl-C) leaves the state exactly as it was."""
+    from rulecore.engine import interpreter
+
+    game, _, text = a_save
+    state = game.load_state(text)
+    real = interpreter.resume
+
+    def interrupted(s: rulecore.State, index: int) -> None:
+        real(s, index)  # the action has been carried out, then the interruption comes (once)
+        monkeypatch.setattr(interpreter, "resume", real)
+        raise error()
+
+    monkeypatch.setattr(interpreter, "resume", interrupted)
+    with pytest.raises(error):
+        state.apply(state.legal_actions()[0])
+    assert state.to_json() == text
