@@ -407,3 +407,9 @@ def test_apply_is_atomic_whatever_interrupts_it(a_save, monkeypatch: pytest.Monk
     with pytest.raises(error):
         state.apply(state.legal_actions()[0])
     assert state.to_json() == text
+
+
+def test_a_shuffle_ends_a_reveal(tiny) -> None:
+    """'reveal deck' then 'shuffle deck': the others do not see the new order."""
+    state = tiny.run('reveal deck\nshuffle deck\nlet c = choose card from deck by 0')
+    assert "cards" not in state.view(1)["zones"]["deck"]

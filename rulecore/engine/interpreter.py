@@ -178,6 +178,7 @@ def s_move(state: "State", node: n.Move, env: dict) -> None:
 def s_shuffle(state: "State", node: n.Shuffle, env: dict) -> None:
     zone = _zone(state, node, node.zone, env, "shuffle")
     state.rng.shuffle(state.zones[zone])
+    state.revealed.discard(zone)  # a shuffle hides the new order, like a move ends a reveal
     state.emit("shuffle", f"{state.zone_label(zone)} is shuffled", zone=zone)
 
 
