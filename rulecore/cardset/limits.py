@@ -68,7 +68,7 @@ class Files:
 
     def allowed(self, path: Path) -> bool:
         real = _resolved(path)
-        return any(real == root or real.is_relative_to(root) for root in self.roots)
+        return any(real.is_relative_to(root) for root in self.roots)
 
     def check(self, path: Path) -> None:
         """Raise ``Refused`` when ``path`` may not be read (outside the roots, not a regular file)."""

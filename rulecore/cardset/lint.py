@@ -464,7 +464,7 @@ def _tainted(tree: Any, cs: "Cardset", hidden: set[str]) -> frozenset[str]:
 
 
 def _telling(item: Any, cs: "Cardset", hidden: set[str], tainted: frozenset[str]) -> bool:
-    """Whether whether ``item`` is offered can depend on hidden cards."""
+    """Whether the offering of ``item`` can depend on hidden cards."""
     if isinstance(item, n.AnswerOption):
         return any(a.on == item.event and a.zone in hidden for c in cs.cards.values() for a in c.abilities.values())
     if isinstance(item, n.DynamicOption) and _reads_hidden(item.source, cs, hidden, set(), tainted):
