@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 import rulecore
 from ww_helpers import (
+    discard,
+    not_now_if_only,
     answer_only,
     keep,
     ABRACADABRA,
@@ -176,7 +178,7 @@ def test_seat_zero_takes_the_first_turn() -> None:
     _, state = new_game(3)
     assert state.decision.player == 0 and state.decision.prompt == TURN and state.turn_player == 0
     layout(state, {0: [MATCH, DSR], 1: [DSR, WCB], 2: [WCB, "dragon_cauldron_red"]}, [WBY])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.turn_player == 1 and state.decision.player == 1
 
 
@@ -190,7 +192,7 @@ def test_exactly_two_shared_features_may_be_discarded() -> None:
     assert state.decision.prompt == TURN
     # witch+broom, broom+yellow, witch+yellow; not DSR (0 shared) nor the Blue Witch with Cauldron (1 shared)
     assert options(state) == {discard_label(MATCH), discard_label(MATCH2), discard_label(MATCH3), SPEAK}
-    state.apply(discard_label(MATCH2))
+    discard(state, MATCH2)
     assert zone(state, "discard") == [MATCH2, WBY]
     assert hand(state, 0) == sorted([MATCH, MATCH3, DSR, "witch_cauldron_blue"])
     assert state.decision.player == 1
@@ -217,7 +219,7 @@ def test_only_one_card_per_regular_turn() -> None:
     """A regular turn discards one card; play then passes even if more cards would match."""
     _, state = new_game(3)
     layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBY])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and hand(state, 0) == [MATCH3]
 
 
@@ -235,7 +237,7 @@ def test_doppelganger_of_the_top_card_gives_an_optional_extra_turn() -> None:
     state.apply(EXTRA)
     assert state.decision.player == 0 and state.decision.prompt == TURN
     assert state.turn_player == 0 and state.turns == 2
-    state.apply(discard_label(MATCH3))
+    discard(state, MATCH3)
     assert state.decision.player == 1
 
 
@@ -264,7 +266,7 @@ def test_doppelganger_right_after_your_own_discard() -> None:
     top_card = "witch_broom_blue"  # shares witch + broom with WBY
     layout(state, {0: [WBY, WBY, DSR], **others(3)}, [top_card])
     assert options(state) == {discard_label(WBY), SPEAK}
-    state.apply(discard_label(WBY))
+    discard(state, WBY)
     assert state.decision.player == 0 and state.decision.prompt == TOO
     assert options(state) == {twin_label(WBY), NOT_NOW}
     state.apply(twin_label(WBY))
@@ -275,11 +277,23 @@ def test_doppelganger_right_after_your_own_discard() -> None:
     assert hand(state, 0) == [DSR]
 
 
+def test_doppelganger_question_is_asked_even_without_one() -> None:
+    """After a discard that leaves cards, "Play its doppelganger too?" is asked with "Not now" alone when the
+    hand holds no doppelganger, so that the others cannot tell whether it does; not after the last card."""
+    _, state = new_game(3, mode="apprentice")
+    layout(state, {0: [WBY, DSR], **others(3)}, ["witch_broom_blue"])
+    state.apply(discard_label(WBY))
+    assert state.decision.prompt == TOO and state.decision.actions == [NOT_NOW]
+    assert state.view(1)["decision"] == {"player": 0}
+    state.apply(NOT_NOW)
+    assert state.decision.player == 1
+
+
 def test_doppelganger_after_own_discard_may_be_kept() -> None:
     """The follow-up doppelganger is optional: 'Not now' keeps it and ends the turn."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [WBY, WBY, DSR], **others(3)}, ["witch_broom_blue"])
-    state.apply(discard_label(WBY))
+    discard(state, WBY)
     state.apply(NOT_NOW)
     assert hand(state, 0) == sorted([WBY, DSR])
     assert state.decision.player == 1
@@ -289,10 +303,10 @@ def test_extra_turn_is_a_full_turn_on_the_new_top_card() -> None:
     """The extra turn is a whole turn played on the doppelganger just discarded."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [WBY, WBY, MATCH, MATCH3], **others(3)}, ["witch_broom_blue"])
-    state.apply(discard_label(WBY))
+    discard(state, WBY)
     state.apply(twin_label(WBY))
     state.apply(EXTRA)
-    state.apply(discard_label(MATCH))  # witch_broom_red on WBY
+    discard(state, MATCH)  # witch_broom_red on WBY
     assert state.decision.player == 1
     assert zone(state, "discard")[:3] == [MATCH, WBY, WBY]
 
@@ -318,7 +332,7 @@ def test_drawn_card_that_fits_may_be_discarded_at_once() -> None:
     state.apply(DRAW)
     assert state.decision.player == 0 and state.decision.prompt == DRAWN
     assert options(state) == {discard_label(MATCH), KEEP}
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert zone(state, "discard") == [MATCH, WBY]
     assert hand(state, 0) == sorted([DSR, WCB])
     assert state.decision.player == 1
@@ -352,7 +366,7 @@ def test_drawn_star_card_discarded_casts_in_master() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSR, WCB], **others(3)}, [WBY], deck=[STAR])
     state.apply(DRAW)
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.prompt == CAST_OFFER and state.decision.player == 0
 
 
@@ -413,7 +427,7 @@ def test_first_player_without_cards_wins() -> None:
     """The first player to discard their last card wins at once: returns 1.0 for them, 0.0 for the others."""
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBY])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.is_terminal()
     assert state.returns() == [1.0, 0.0, 0.0]
     assert state.result()["winners"] == [0]
@@ -432,7 +446,7 @@ def test_last_card_a_star_wins_without_a_cast_question() -> None:
     """A star card as the last card wins; no spell is cast after the win."""
     _, state = new_game(3)
     layout(state, {0: [STAR], **others(3)}, [WBY])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.is_terminal() and state.returns() == [1.0, 0.0, 0.0]
     assert len(state.zones["spell_deck"]) == 16
 
@@ -443,7 +457,7 @@ def test_winning_on_another_players_turn_order() -> None:
     layout(state, {0: [DSR, WCB], 1: [MATCH], 2: FILLS[2], 3: FILLS[3]}, [WBY], deck=["dragon_cauldron_red"])
     state.apply(DRAW)
     keep(state)
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.returns() == [0.0, 1.0, 0.0, 0.0]
 
 
@@ -484,7 +498,7 @@ def test_stuck_counter_resets_when_someone_discards() -> None:
     _, state = new_game(3)
     cards = non_matching(WBY, 10)
     layout(state, {0: [MATCH] + cards[:5], 1: cards[5:8], 2: cards[8:10]}, [WBY], deck=[], vars={"stalled": 2})
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.view(0)["vars"]["stalled"] == 0
     assert not state.is_terminal()
 
@@ -529,7 +543,7 @@ def test_speaking_with_exactly_one_card_draws_two_penalty_cards() -> None:
     assert hand(state, 0) == sorted([MATCH, MATCH3, DSR])
     assert zone(state, "deck") == ["dragon_cauldron_red"]
     assert state.decision.player == 0 and options(state) == {discard_label(MATCH), discard_label(MATCH3)}
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and hand(state, 0) == sorted([MATCH3, DSR])
 
 
@@ -539,6 +553,7 @@ def test_speaking_penalty_then_the_only_discard_is_played() -> None:
     layout(state, {0: [MATCH], **others(3)}, [WBY], deck=[DSR, WCB, "dragon_cauldron_red"])
     state.apply(SPEAK)
     answer_only(state, TURN, discard_label(MATCH))
+    not_now_if_only(state)
     assert hand(state, 0) == sorted([DSR, WCB])
     assert zone(state, "discard") == [MATCH, WBY]
     assert state.decision.player == 1
@@ -551,6 +566,7 @@ def test_speak_penalty_reforms_the_draw_pile() -> None:
     state.apply(SPEAK)
     # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is all there is
     answer_only(state, TURN, discard_label(MATCH))
+    not_now_if_only(state)
     assert hand(state, 0) == sorted([DSR, WCB])
     assert zone(state, "discard") == [MATCH, WBY]
     assert state.zones["deck"] == []
@@ -581,10 +597,11 @@ def test_star_card_discard_offers_a_cast_which_may_be_declined() -> None:
     """In the master game, discarding a star card offers to cast; declining draws no spell."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 0 and state.decision.prompt == CAST_OFFER
     assert options(state) == {CAST, NO_CAST}
     state.apply(NO_CAST)
+    not_now_if_only(state)
     assert len(state.zones["spell_deck"]) == 16
     assert state.decision.player == 1
 
@@ -593,7 +610,7 @@ def test_non_star_card_does_not_cast() -> None:
     """A card without stars casts nothing."""
     _, state = new_game(3)
     layout(state, {0: [MATCH, DSR], **others(3)}, [WBY])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and len(state.zones["spell_deck"]) == 16
 
 
@@ -601,7 +618,7 @@ def test_apprentice_star_cards_have_no_special_meaning() -> None:
     """In the practice game a star card is an ordinary card: no cast is offered."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 1
 
 
@@ -609,7 +626,7 @@ def test_caster_alone_sees_the_drawn_spell() -> None:
     """The caster takes the top spell and looks at it: only the caster's view and log show it."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert state.decision.player == 0 and state.decision.prompt == PLACE
     assert state.view(0)["zones"]["casting/0"] == {"count": 1, "cards": ["curse_dragon"]}
@@ -629,10 +646,11 @@ def test_spell_may_be_placed_on_any_player_or_the_spell_discard_pile() -> None:
     """A cast spell goes, open, in front of any player (the caster too) or onto the spell discard pile."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert options(state) == {on(0), on(1), on(2), TO_SPELL_DISCARD}
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state, "incoming") == [[], [], ["curse_dragon"]]
     assert state.zones["casting/0"] == []
     assert state.view(1)["zones"]["incoming/2"]["cards"] == ["curse_dragon"]
@@ -642,9 +660,10 @@ def test_cast_spell_may_go_straight_to_the_spell_discard_pile() -> None:
     """Casting onto the spell discard pile puts the spell out of play at once."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_dragon"]
     assert spells(state, "incoming") == [[], [], []] and spells(state) == [[], [], []]
 
@@ -653,9 +672,10 @@ def test_spell_is_valid_only_from_the_holders_next_turn() -> None:
     """A spell placed on a player waits ('incoming') and becomes active at the start of their next turn."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], 1: [DSR, WCB], 2: FILLS[2]}, [WBY], spell_deck=["blessing_dragon"])
-    state.apply(discard_label(STAR))  # the top is now Yellow Wizard with Broom
+    discard(state, STAR)  # the top is now Yellow Wizard with Broom
     state.apply(CAST)
     state.apply(on(1))
+    not_now_if_only(state)
     # Player 1's turn has begun: the blessing is active now and lets the Red Dragon with Spellbook be discarded
     assert state.decision.player == 1
     assert spells(state) == [[], ["blessing_dragon"], []] and spells(state, "incoming") == [[], [], []]
@@ -667,9 +687,10 @@ def test_spell_placed_on_yourself_waits_for_your_next_turn() -> None:
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], 1: [WCB, "dragon_cauldron_red"], 2: [WCB, "witch_cauldron_blue"]}, [WBY],
            spell_deck=["blessing_dragon"], deck=["dragon_spellbook_blue", "witch_cauldron_red"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state, "incoming")[0] == ["blessing_dragon"] and spells(state)[0] == []
     state.apply(DRAW)  # Player 1
     keep(state)
@@ -686,7 +707,7 @@ def test_curse_placed_during_the_holders_turn_binds_from_their_next_turn() -> No
     layout(state, {0: [MATCH2, DSR, "dragon_broom_blue"], 1: FILLS[1]}, [WBY], incoming={0: "curse_dragon"},
            deck=["witch_cauldron_red"])
     assert discard_label(MATCH2) in options(state)  # Player 0's turn already began: the curse waits
-    state.apply(discard_label(MATCH2))  # the top is now the Yellow Dragon with Broom
+    discard(state, MATCH2)  # the top is now the Yellow Dragon with Broom
     state.apply(DRAW)  # Player 1 cannot discard; keeps the Red Witch with Cauldron
     keep(state)
     assert state.decision.player == 0 and spells(state)[0] == ["curse_dragon"]
@@ -698,9 +719,10 @@ def test_one_spell_per_player_the_old_one_goes_to_the_spell_discard_pile() -> No
     """A player who receives a new spell loses the old one to the spell discard pile at once."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell={1: "curse_witch"}, spell_deck=["blessing_broom"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(1))
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_witch"]
     assert spells(state)[1] == ["blessing_broom"]  # Player 1's turn has started, so it is active
 
@@ -709,9 +731,10 @@ def test_a_newer_incoming_spell_replaces_a_waiting_one() -> None:
     """Two spells cast on one player before their turn: only the newer stays."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], incoming={2: "curse_witch"}, spell_deck=["blessing_broom"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state, "incoming")[2] == ["blessing_broom"]
     assert zone(state, "spell_discard") == ["curse_witch"]
 
@@ -773,7 +796,7 @@ def test_blessing_allows_its_character_whatever_the_top_card() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSR, WCB], **others(3)}, [WBY], spell={0: "blessing_dragon"})
     assert options(state) == {discard_label(DSR), SPEAK}
-    state.apply(discard_label(DSR))
+    discard(state, DSR)
     assert top(state) == DSR
 
 
@@ -797,7 +820,7 @@ def test_blessing_keeps_working_after_use() -> None:
     _, state = new_game(2)
     layout(state, {0: [DSR, "dragon_cauldron_yellow", WCB], 1: [MATCH, MATCH3, WCB]}, [WBY],
            spell={0: "blessing_dragon"}, deck=["wizard_cauldron_yellow"])
-    state.apply(discard_label(DSR))
+    discard(state, DSR)
     state.apply(DRAW)  # Player 1 cannot discard on the Red Dragon with Spellbook
     keep(state)
     assert state.decision.player == 0
@@ -858,9 +881,10 @@ def test_abracadabra_is_valid_only_from_the_next_turn() -> None:
     # after the Yellow Wizard with Broom (STAR): Blue Wizard with Broom -> Red Wizard with Broom chains
     chain = ["wizard_broom_blue", "wizard_broom_red"]
     layout(state, {0: [STAR] + chain, 1: [DSR, WCB]}, [WBY], spell_deck=["abracadabra"], deck=["dragon_cauldron_red"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state, "incoming")[0] == ["abracadabra"] and spells(state)[0] == []
     state.apply(DRAW)  # seat 1 cannot discard on the Yellow Wizard with Broom; keeps the Red Dragon with Cauldron
     keep(state)
@@ -916,11 +940,12 @@ def tornado_table(state, direction: str):
         incoming={2: "abracadabra"},
         spell_deck=["tornado", "blessing_witch"],
     )
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert state.decision.prompt == TORNADO and options(state) == {CW, CCW}
     assert state.view(0)["zones"]["casting/0"]["cards"] == ["tornado"]
     state.apply(direction)
+    not_now_if_only(state)
 
 
 def test_tornado_passes_every_spell_clockwise_at_once() -> None:
@@ -958,9 +983,10 @@ def test_tornado_with_no_spells_in_play_only_goes_to_the_discard_pile() -> None:
     """A Tornado with no spells in front of anyone changes nothing but itself."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=["tornado"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(CW)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["tornado"]
     assert spells(state) == [[], [], []] and spells(state, "incoming") == [[], [], []]
 
@@ -989,6 +1015,7 @@ def test_witching_is_offered_instead_of_the_extra_turn() -> None:
     assert state.decision.prompt == PLACE
     assert options(state) == {on(0), on(2), TO_SPELL_DISCARD}
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state) == [[], [], []]
     assert spells(state, "incoming") == [["blessing_dragon"], [], []]
     assert state.decision.player == 1  # no extra turn as well
@@ -1024,6 +1051,7 @@ def test_witching_tells_identical_spells_apart_by_where_they_lie() -> None:
     state.apply("Abracadabra (Player 2's incoming)")
     assert options(state) == {on(0), on(1), TO_SPELL_DISCARD}
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert spells(state) == [[], ["abracadabra"], []] and spells(state, "incoming") == [[], [], []]
 
 
@@ -1036,6 +1064,7 @@ def test_witching_your_own_curse_onto_someone_else() -> None:
     state.apply(name("curse_witch"))
     assert options(state) == {on(1), on(2), TO_SPELL_DISCARD}
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state) == [[], [], []]
     assert spells(state, "incoming") == [[], [], ["curse_witch"]]
     assert zone(state, "spell_discard") == ["blessing_broom"]
@@ -1048,6 +1077,7 @@ def test_witching_to_the_spell_discard_pile() -> None:
     state.apply(twin_label(WBY))
     state.apply(WITCH)
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_witch"]
     assert spells(state) == [[], [], []]
 
@@ -1065,6 +1095,7 @@ def test_witched_blessing_works_for_its_new_holder_from_their_next_turn() -> Non
     state.apply(twin_label(WBY))
     state.apply(WITCH)
     state.apply(on(0))
+    not_now_if_only(state)
     # Player 1 lost the blessing: only drawing is left
     assert state.decision.player == 1 and options(state) == {DRAW, SPEAK}
     state.apply(DRAW)  # keeps the Red Dragon with Cauldron
@@ -1106,6 +1137,7 @@ def test_star_card_as_first_discard_lets_the_dealer_cast_before_the_first_turn(p
     state.apply(CAST)
     assert state.decision.player == players - 1 and state.decision.prompt == PLACE
     state.apply(on(0))
+    not_now_if_only(state)
     # seat 0's first turn: the curse is already valid for it
     assert state.turn_player == 0 and state.decision.player == 0
     assert spells(state)[0] == ["curse_witch"]
@@ -1115,6 +1147,7 @@ def test_dealer_may_decline_the_first_cast() -> None:
     """The dealer's cast is optional too."""
     state = star_first_discard_game(3)
     state.apply(NO_CAST)
+    not_now_if_only(state)
     assert state.turn_player == 0 and len(state.zones["spell_deck"]) == 16
 
 
@@ -1129,7 +1162,7 @@ def test_spell_pile_reforms_without_curses() -> None:
     _, state = new_game(3)
     discarded = ["curse_witch", "blessing_broom", "curse_dragon", "tornado", "abracadabra"]
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=[], spell_discard=discarded)
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.prompt == CAST_OFFER
     assert sorted(zone(state, "spell_deck")) == sorted(["blessing_broom", "tornado", "abracadabra"])
     assert state.zones["spell_discard"] == []
@@ -1141,7 +1174,7 @@ def test_no_cast_when_no_spell_is_left() -> None:
     """With the spell pile empty and only curses discarded, nothing can be cast: no offer."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSR], **others(3)}, [WBY], spell_deck=[], spell_discard=["curse_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 1
     assert "curse_witch" in zone(state, "box") and state.zones["spell_deck"] == []
 
