@@ -49,9 +49,12 @@ class Refused(Exception):
 
 def _resolved(path: Path) -> Path:
     try:
-        return path.resolve(strict=False)
-    except (OSError, RuntimeError):  # a symlink loop, an unreadable folder
-        return Path(os.path.abspath(path))
+        try:
+            return path.resolve(strict=False)
+        except (OSError, RuntimeError):  # a symlink loop, an unreadable folder
+            return Path(os.path.abspath(path))
+    except ValueError:  # a NUL character in the name
+        raise Refused("it is not a valid path") from None
 
 
 class Files:
@@ -67,17 +70,23 @@ class Files:
         self.total = 0
 
     def allowed(self, path: Path) -> bool:
-        real = _resolved(path)
+        try:
+            real = _resolved(path)
+        except Refused:
+            return False
         return any(real.is_relative_to(root) for root in self.roots)
 
-    def check(self, path: Path) -> None:
-        """Raise ``Refused`` when ``path`` may not be read (outside the roots, not a regular file)."""
-        if not self.allowed(path):
+    def check(self, path: Path) -> Path:
+        """The real path (symlinks resolved) of ``path``; ``Refused`` when it may not be read (outside the
+        roots, not a regular file, too big)."""
+        real = _resolved(path)
+        if not any(real.is_relative_to(root) for root in self.roots):
             raise Refused("it is outside the folders this cardset may read")
-        info = os.stat(path)  # OSError (no such file, ...) is the caller's to word
+        info = os.stat(real)  # OSError (no such file, ...) is the caller's to word
         if not stat.S_ISREG(info.st_mode):
             raise Refused("it is a folder" if stat.S_ISDIR(info.st_mode) else "it is not a regular file")
         self._size(info.st_size)
+        return real
 
     def _size(self, size: int) -> None:
         if size > self.limits.file_bytes:
@@ -88,9 +97,11 @@ class Files:
 
     def read_bytes(self, path: Path) -> bytes:
         """The bytes of a file that passes ``check``; raises ``Refused`` (or ``OSError``) otherwise."""
-        self.check(path)
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-        fd = os.open(path, flags)  # non-blocking: a file swapped for a FIFO after the check cannot hang
+        real = self.check(path)
+        # the checked path itself, not following a symlink put there since, and non-blocking: a file
+        # swapped for a FIFO after the check cannot hang
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(real, flags)
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise Refused("it is not a regular file")
