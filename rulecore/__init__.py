@@ -9,6 +9,7 @@
     print(state.result())
 """
 
+from .cardset.limits import Limits
 from .cardset.loader import Cardset, load_cardset
 from .engine.game import Game
 from .engine.interpreter import Decision, Option
@@ -30,6 +31,7 @@ __all__ = [
     "load_cardset",
     "builtin_cardsets",
     "Cardset",
+    "Limits",
     "Game",
     "State",
     "Decision",

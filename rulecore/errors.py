@@ -42,6 +42,9 @@ class Span:
         return self.file
 
 
+_SHOWN = 160  # characters of a source line shown under a problem
+
+
 @attrs.frozen
 class Problem:
     """One thing wrong with card data, with its location and a hint."""
@@ -58,11 +61,17 @@ class Problem:
         out = [f"{self.span}: {label}{self.message}"]
         if self.span.source_line is not None and self.span.line:
             text = self.span.source_line.rstrip("\n").expandtabs(1)
+            column = max(self.span.column - 1, 0)
+            if len(text) > _SHOWN:  # a very long line: the part around the caret
+                start = max(0, min(column - _SHOWN // 2, len(text) - _SHOWN))
+                text = ("..." if start else "") + text[start:start + _SHOWN] + "..."
+                column = column - start + (3 if start else 0)
             out.append("    " + text)
-            out.append("    " + " " * max(self.span.column - 1, 0) + "^")
+            out.append("    " + " " * column + "^")
         if self.hint:
             out.append(f"  hint: {self.hint}")
-        return "\n".join(out)
+        # a lone surrogate (from text given to the loader) cannot be written out: shown as an escape
+        return "\n".join(out).encode("utf-8", "backslashreplace").decode("utf-8")
 
     def to_dict(self) -> dict[str, Any]:
         return {

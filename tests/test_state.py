@@ -468,6 +468,8 @@ def test_arrange_works_a_pending_choose_out_anew_with_the_locals_it_reads(wh):
     """State.arrange re-asks a pending choose with its options worked out on the new table, locals it reads included."""
     game = rulecore.Game(wh, players=2)
     state = game.new_game(seed=5)
+    if state.decision.prompt == "Your turn":  # asked even when attacking is all there is ('always')
+        state.apply("Attack")
     assert state.decision.prompt == "Attack with which cards?"
     # the attack's 'boosters' (Candles in hand) was worked out on the old hand
     state.arrange({"hand/0": ["cauldron", "bell"], "hand/1": ["mirror"]}, rest="discard")

@@ -112,9 +112,12 @@ def test_turn_is_attack_or_play_a_card() -> None:
 
 
 def test_attack_only_option_when_no_playable_card() -> None:
-    """With no playable card in hand the only possible turn, an attack, needs no turn decision."""
+    """With no playable card in hand "Your turn" is still asked, with "Attack" alone, so nobody learns the hand."""
     _, state = new_game(3)
-    layout(state, hands={0: ["bell", "bell", "mirror"], 1: ["bell"], 2: ["bell"]})
+    layout(state, hands={0: ["bell", "bell", "mirror"], 1: ["bell"], 2: ["bell"]}, attack=False)
+    assert state.decision.prompt == "Your turn" and state.decision.actions == ["Attack"]
+    assert state.view(1)["decision"] == {"player": 0}
+    state.apply("Attack")
     assert state.decision.prompt == "Attack whom?"
 
 
@@ -348,7 +351,7 @@ def test_familiar_block_is_optional() -> None:
     state.apply(TAKE)
     assert hex_pile(state, 1) == n(mirror=3)
     assert hand(state, 1) == n(familiar=1, candle=3)
-    assert state.decision.player == 1 and state.decision.prompt == "Attack whom?"  # nothing more was asked
+    assert state.decision.player == 1 and state.decision.prompt == "Your turn"  # nothing more was asked
 
 
 def test_familiar_not_used_and_no_block_possible_takes_the_cards() -> None:
@@ -895,7 +898,7 @@ def test_skull_takes_chosen_discard_card_and_gives_another_turn() -> None:
     assert hex_pile(state, 0) == ["skull"]
     assert hand(state, 0) == n(bell=1, candle=1)
     assert zone(state, "discard") == n(chalice=1, mirror=1)
-    assert state.decision.player == 0 and state.decision.prompt == "Attack whom?"
+    assert state.decision.player == 0 and state.decision.actions == ["Attack"]  # the other turn: attacking only
 
 
 def test_skull_with_empty_discard_still_gives_another_turn() -> None:
@@ -953,7 +956,7 @@ def test_players_without_cards_are_skipped() -> None:
     _, state = new_game(4)
     layout(state, hands={0: n(bell=3), 1: [], 2: [], 3: n(bell=2)})
     state.apply("1 Bell")  # the only possible attack: Player 3
-    take_forced(state, 3)
+    take_forced(state, 3)  # then Player 3's "Your turn" (attacking only) is answered
     assert state.decision.player == 3
     state.apply("1 Bell")  # attacks Player 0 (only one with cards)
     take_forced(state, 0)
@@ -1019,7 +1022,7 @@ def test_round_ends_with_nobody_holding_cards_last_to_empty_starts_next() -> Non
     _, state = new_game(3)
     layout(state, hands={0: ["candle"], 1: n(bell=1), 2: ["candle"]})
     state.apply("Player 1")
-    take_forced(state, 1)  # Candle into Player 1's Hex (a Bell cannot block)
+    take_forced(state, 1)  # Candle into Player 1's Hex (a Bell cannot block); Player 1 attacks
     # Player 1's turn: it must attack Player 2 (the only one with cards) with its Bell
     assert state.decision.player == 2 and state.decision.prompt == "Block the attack?"
     assert options(state) == {"Take the cards", "Block with 1 Candle"}

@@ -24,6 +24,10 @@ from hypothesis import strategies as st
 
 import rulecore
 from ww_helpers import (
+    discard,
+    not_now_if_only,
+    answer_only,
+    keep,
     ABRACADABRA,
     BLESSINGS,
     BONUS,
@@ -193,7 +197,7 @@ def test_seat_zero_takes_the_first_turn() -> None:
     _, state = new_game(3)
     assert state.decision.player == 0 and state.decision.prompt == TURN and state.turn_player == 0
     layout(state, {0: [MATCH, DSY], 1: [DSY, WCR], 2: [WCR, "dragon_cauldron_yellow"]}, [WBB])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.turn_player == 1 and state.decision.player == 1
 
 
@@ -207,7 +211,7 @@ def test_exactly_two_shared_features_may_be_discarded() -> None:
     assert state.decision.prompt == TURN
     # witch+broom, broom+blue, witch+blue; not DSY (0 shared) nor the Red Witch with Cauldron (1 shared)
     assert options(state) == {discard_label(MATCH), discard_label(MATCH2), discard_label(MATCH3), SPEAK}
-    state.apply(discard_label(MATCH2))
+    discard(state, MATCH2)
     assert zone(state, "discard") == [MATCH2, WBB]
     assert hand(state, 0) == sorted([MATCH, MATCH3, DSY, "witch_cauldron_red"])
     assert state.decision.player == 1
@@ -234,7 +238,7 @@ def test_only_one_card_per_regular_turn() -> None:
     """A regular turn discards one card; play then passes even if more cards would match."""
     _, state = new_game(3)
     layout(state, {0: [MATCH, MATCH3], **others(3)}, [WBB])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and hand(state, 0) == [MATCH3]
 
 
@@ -252,7 +256,7 @@ def test_doppelganger_of_the_top_card_gives_an_optional_extra_turn() -> None:
     state.apply(EXTRA)
     assert state.decision.player == 0 and state.decision.prompt == TURN
     assert state.turn_player == 0 and state.turns == 2
-    state.apply(discard_label(MATCH3))
+    discard(state, MATCH3)
     assert state.decision.player == 1
 
 
@@ -270,7 +274,7 @@ def test_bonus_is_asked_even_when_extra_turn_is_the_only_bonus() -> None:
     """The bonus is a decision even with nothing to witch: 'Take an extra turn' or 'Neither'."""
     _, state = new_game(3, mode="master", table_talk=False)
     layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
-    state.apply(twin_label(WBB))
+    answer_only(state, TURN, "Play the doppelganger " + name(WBB))  # the only option, still asked ('always')
     assert zone(state, "discard") == [WBB, WBB]
     assert state.decision.prompt == BONUS and options(state) == {EXTRA, NEITHER}
 
@@ -281,7 +285,7 @@ def test_doppelganger_right_after_your_own_discard() -> None:
     top_card = "witch_broom_red"  # shares witch + broom with WBB
     layout(state, {0: [WBB, WBB, DSY], **others(3)}, [top_card])
     assert options(state) == {discard_label(WBB), SPEAK}
-    state.apply(discard_label(WBB))
+    discard(state, WBB)
     assert state.decision.player == 0 and state.decision.prompt == TOO
     assert options(state) == {twin_label(WBB), NOT_NOW}
     state.apply(twin_label(WBB))
@@ -292,11 +296,23 @@ def test_doppelganger_right_after_your_own_discard() -> None:
     assert hand(state, 0) == [DSY]
 
 
+def test_doppelganger_question_is_asked_even_without_one() -> None:
+    """After a discard that leaves cards, "Play its doppelganger too?" is asked with "Not now" alone when the
+    hand holds no doppelganger, so that the others cannot tell whether it does; not after the last card."""
+    _, state = new_game(3, mode="apprentice")
+    layout(state, {0: [WBB, DSY], **others(3)}, ["witch_broom_red"])
+    state.apply(discard_label(WBB))
+    assert state.decision.prompt == TOO and state.decision.actions == [NOT_NOW]
+    assert state.view(1)["decision"] == {"player": 0}
+    state.apply(NOT_NOW)
+    assert state.decision.player == 1
+
+
 def test_doppelganger_after_own_discard_may_be_kept() -> None:
     """The follow-up doppelganger is optional: 'Not now' keeps it and ends the turn."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [WBB, WBB, DSY], **others(3)}, ["witch_broom_red"])
-    state.apply(discard_label(WBB))
+    discard(state, WBB)
     state.apply(NOT_NOW)
     assert hand(state, 0) == sorted([WBB, DSY])
     assert state.decision.player == 1
@@ -306,10 +322,10 @@ def test_extra_turn_is_a_full_turn_on_the_new_top_card() -> None:
     """The extra turn is a whole turn played on the doppelganger just discarded."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [WBB, WBB, MATCH, MATCH3], **others(3)}, ["witch_broom_red"])
-    state.apply(discard_label(WBB))
+    discard(state, WBB)
     state.apply(twin_label(WBB))
     state.apply(EXTRA)
-    state.apply(discard_label(MATCH))  # witch_broom_yellow on WBB
+    discard(state, MATCH)  # witch_broom_yellow on WBB
     assert state.decision.player == 1
     assert zone(state, "discard")[:3] == [MATCH, WBB, WBB]
 
@@ -322,6 +338,7 @@ def test_cannot_discard_draw_one_card_and_keep_it() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=["dragon_cauldron_yellow", MATCH])
     state.apply(DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([DSY, WCR, "dragon_cauldron_yellow"])
     assert zone(state, "deck") == [MATCH]
     assert state.decision.player == 1  # nothing more to decide: the turn is over
@@ -334,7 +351,7 @@ def test_drawn_card_that_fits_may_be_discarded_at_once() -> None:
     state.apply(DRAW)
     assert state.decision.player == 0 and state.decision.prompt == DRAWN
     assert options(state) == {discard_label(MATCH), KEEP}
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert zone(state, "discard") == [MATCH, WBB]
     assert hand(state, 0) == sorted([DSY, WCR])
     assert state.decision.player == 1
@@ -368,7 +385,7 @@ def test_drawn_star_card_discarded_casts_in_master() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=[STAR])
     state.apply(DRAW)
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.prompt == CAST_OFFER and state.decision.player == 0
 
 
@@ -394,16 +411,20 @@ def test_draw_is_offered_beside_a_doppelganger() -> None:
     layout(state, {0: [WBB, DSY], **others(3)}, [WBB], deck=[WCR])
     assert options(state) == {twin_label(WBB), DRAW}
     state.apply(DRAW)
+    keep(state)  # the drawn card does not fit: 'Keep it' alone, still asked
     assert hand(state, 0) == sorted([WBB, DSY, WCR])
 
 
-def test_draw_alone_is_played_automatically_without_table_talk() -> None:
-    """With table talk off, a player who can only draw draws without being asked."""
+def test_draw_alone_is_still_asked_without_table_talk() -> None:
+    """With table talk off, a player who can only draw is still asked (the others learn nothing from it)."""
     _, state = new_game(3, table_talk=False)
     layout(state, {0: [DSY, WCR], **others(3)}, [WBB], deck=["dragon_cauldron_yellow", MATCH])
+    assert state.view(1)["decision"] == {"player": 0}
+    answer_only(state, TURN, DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([DSY, WCR, "dragon_cauldron_yellow"])
     assert state.decision.player == 1
-    assert state.history == []
+    assert state.history == [DRAW, KEEP]
 
 
 def test_draw_pile_reforms_from_the_discard_pile_keeping_the_top_card() -> None:
@@ -435,7 +456,7 @@ def test_first_player_without_cards_wins() -> None:
     """The first player to discard their last card wins at once: returns 1.0 for them, 0.0 for the others."""
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBB])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.is_terminal()
     assert state.returns() == [1.0, 0.0, 0.0]
     assert state.result()["winners"] == [0]
@@ -454,7 +475,7 @@ def test_last_card_a_star_wins_without_a_cast_question() -> None:
     """A star card as the last card wins; no spell is cast after the win."""
     _, state = new_game(3)
     layout(state, {0: [STAR], **others(3)}, [WBB])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.is_terminal() and state.returns() == [1.0, 0.0, 0.0]
     assert len(state.zones["spell_deck"]) == 16
 
@@ -464,7 +485,8 @@ def test_winning_on_another_players_turn_order() -> None:
     _, state = new_game(4)
     layout(state, {0: [DSY, WCR], 1: [MATCH], 2: FILLS[2], 3: FILLS[3]}, [WBB], deck=["dragon_cauldron_yellow"])
     state.apply(DRAW)
-    state.apply(discard_label(MATCH))
+    keep(state)
+    discard(state, MATCH)
     assert state.returns() == [0.0, 1.0, 0.0, 0.0]
 
 
@@ -505,7 +527,7 @@ def test_stuck_counter_resets_when_someone_discards() -> None:
     _, state = new_game(3)
     cards = non_matching(WBB, 10)
     layout(state, {0: [MATCH] + cards[:5], 1: cards[5:8], 2: cards[8:10]}, [WBB], deck=[], vars={"stalled": 2})
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.view(0)["vars"]["stalled"] == 0
     assert not state.is_terminal()
 
@@ -522,6 +544,7 @@ def test_drawing_from_a_reformed_pile_is_not_stuck() -> None:
         vars={"stalled": 2},
     )
     state.apply(DRAW)
+    keep(state)
     assert len(hand(state, 0)) == 7 and state.zones["deck"] == []
     assert state.vars["stalled"] == 0 and not state.is_terminal()
 
@@ -549,15 +572,17 @@ def test_speaking_with_exactly_one_card_draws_two_penalty_cards() -> None:
     assert hand(state, 0) == sorted([MATCH, MATCH3, DSY])
     assert zone(state, "deck") == ["dragon_cauldron_yellow"]
     assert state.decision.player == 0 and options(state) == {discard_label(MATCH), discard_label(MATCH3)}
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and hand(state, 0) == sorted([MATCH3, DSY])
 
 
 def test_speaking_penalty_then_the_only_discard_is_played() -> None:
-    """After the penalty 'Speak' is used up; if one discard is left it is played without asking."""
+    """After the penalty 'Speak' is used up; if one discard is left it is the only option of the turn."""
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBB], deck=[DSY, WCR, "dragon_cauldron_yellow"])
     state.apply(SPEAK)
+    answer_only(state, TURN, discard_label(MATCH))
+    not_now_if_only(state)
     assert hand(state, 0) == sorted([DSY, WCR])
     assert zone(state, "discard") == [MATCH, WBB]
     assert state.decision.player == 1
@@ -568,7 +593,9 @@ def test_speak_penalty_reforms_the_draw_pile() -> None:
     _, state = new_game(3)
     layout(state, {0: [MATCH], **others(3)}, [WBB, DSY, WCR], deck=[])
     state.apply(SPEAK)
-    # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is played
+    # two penalty cards from the re-formed pile; 'Speak' is used up, so the one discard left is all there is
+    answer_only(state, TURN, discard_label(MATCH))
+    not_now_if_only(state)
     assert hand(state, 0) == sorted([DSY, WCR])
     assert zone(state, "discard") == [MATCH, WBB]
     assert state.zones["deck"] == []
@@ -599,10 +626,11 @@ def test_star_card_discard_offers_a_cast_which_may_be_declined() -> None:
     """In the master game, discarding a star card offers to cast; declining draws no spell."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 0 and state.decision.prompt == CAST_OFFER
     assert options(state) == {CAST, NO_CAST}
     state.apply(NO_CAST)
+    not_now_if_only(state)
     assert len(state.zones["spell_deck"]) == 16
     assert state.decision.player == 1
 
@@ -611,7 +639,7 @@ def test_non_star_card_does_not_cast() -> None:
     """A card without stars casts nothing."""
     _, state = new_game(3)
     layout(state, {0: [MATCH, DSY], **others(3)}, [WBB])
-    state.apply(discard_label(MATCH))
+    discard(state, MATCH)
     assert state.decision.player == 1 and len(state.zones["spell_deck"]) == 16
 
 
@@ -619,7 +647,7 @@ def test_apprentice_star_cards_have_no_special_meaning() -> None:
     """In the practice game a star card is an ordinary card: no cast is offered."""
     _, state = new_game(3, mode="apprentice")
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 1
 
 
@@ -627,7 +655,7 @@ def test_caster_alone_sees_the_drawn_spell() -> None:
     """The caster takes the top spell and looks at it: only the caster's view and log show it."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert state.decision.player == 0 and state.decision.prompt == PLACE
     assert state.view(0)["zones"]["casting/0"] == {"count": 1, "cards": ["curse_dragon"]}
@@ -647,10 +675,11 @@ def test_spell_may_be_placed_on_any_player_or_the_spell_discard_pile() -> None:
     """A cast spell goes, open, in front of any player (the caster too) or onto the spell discard pile."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert options(state) == {on(0), on(1), on(2), TO_SPELL_DISCARD}
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state, "incoming") == [[], [], ["curse_dragon"]]
     assert state.zones["casting/0"] == []
     assert state.view(1)["zones"]["incoming/2"]["cards"] == ["curse_dragon"]
@@ -660,9 +689,10 @@ def test_cast_spell_may_go_straight_to_the_spell_discard_pile() -> None:
     """Casting onto the spell discard pile puts the spell out of play at once."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["curse_dragon", "blessing_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_dragon"]
     assert spells(state, "incoming") == [[], [], []] and spells(state) == [[], [], []]
 
@@ -671,9 +701,10 @@ def test_spell_is_valid_only_from_the_holders_next_turn() -> None:
     """A spell placed on a player waits ('incoming') and becomes active at the start of their next turn."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], 1: [DSY, WCR], 2: FILLS[2]}, [WBB], spell_deck=["blessing_dragon"])
-    state.apply(discard_label(STAR))  # the top is now Blue Wizard with Broom
+    discard(state, STAR)  # the top is now Blue Wizard with Broom
     state.apply(CAST)
     state.apply(on(1))
+    not_now_if_only(state)
     # Player 1's turn has begun: the blessing is active now and lets the Yellow Dragon with Spellbook be discarded
     assert state.decision.player == 1
     assert spells(state) == [[], ["blessing_dragon"], []] and spells(state, "incoming") == [[], [], []]
@@ -685,12 +716,15 @@ def test_spell_placed_on_yourself_waits_for_your_next_turn() -> None:
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], 1: [WCR, "dragon_cauldron_yellow"], 2: [WCR, "witch_cauldron_red"]}, [WBB],
            spell_deck=["blessing_dragon"], deck=["dragon_spellbook_red", "witch_cauldron_yellow"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state, "incoming")[0] == ["blessing_dragon"] and spells(state)[0] == []
     state.apply(DRAW)  # Player 1
+    keep(state)
     state.apply(DRAW)  # Player 2
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     assert discard_label(DSY) in options(state)
@@ -702,8 +736,9 @@ def test_curse_placed_during_the_holders_turn_binds_from_their_next_turn() -> No
     layout(state, {0: [MATCH2, DSY, "dragon_broom_red"], 1: FILLS[1]}, [WBB], incoming={0: "curse_dragon"},
            deck=["witch_cauldron_yellow"])
     assert discard_label(MATCH2) in options(state)  # Player 0's turn already began: the curse waits
-    state.apply(discard_label(MATCH2))  # the top is now the Blue Dragon with Broom
+    discard(state, MATCH2)  # the top is now the Blue Dragon with Broom
     state.apply(DRAW)  # Player 1 cannot discard; keeps the Yellow Witch with Cauldron
+    keep(state)
     assert state.decision.player == 0 and spells(state)[0] == ["curse_dragon"]
     # the Red Dragon with Broom matches (dragon + broom) but is cursed now
     assert options(state) == {DRAW, SPEAK}
@@ -713,9 +748,10 @@ def test_one_spell_per_player_the_old_one_goes_to_the_spell_discard_pile() -> No
     """A player who receives a new spell loses the old one to the spell discard pile at once."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell={1: "curse_witch"}, spell_deck=["blessing_broom"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(1))
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_witch"]
     assert spells(state)[1] == ["blessing_broom"]  # Player 1's turn has started, so it is active
 
@@ -724,9 +760,10 @@ def test_a_newer_incoming_spell_replaces_a_waiting_one() -> None:
     """Two spells cast on one player before their turn: only the newer stays."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], incoming={2: "curse_witch"}, spell_deck=["blessing_broom"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state, "incoming")[2] == ["blessing_broom"]
     assert zone(state, "spell_discard") == ["curse_witch"]
 
@@ -754,6 +791,7 @@ def test_curse_leaves_only_drawing_and_forbids_the_drawn_card() -> None:
     layout(state, {0: [MATCH, DSY], **others(3)}, [WBB], spell={0: "curse_witch"}, deck=[MATCH3, WCR])
     assert options(state) == {DRAW, SPEAK}
     state.apply(DRAW)
+    keep(state)
     assert hand(state, 0) == sorted([MATCH, DSY, MATCH3])  # kept without a question
     assert state.decision.player == 1
 
@@ -787,7 +825,7 @@ def test_blessing_allows_its_character_whatever_the_top_card() -> None:
     _, state = new_game(3)
     layout(state, {0: [DSY, WCR], **others(3)}, [WBB], spell={0: "blessing_dragon"})
     assert options(state) == {discard_label(DSY), SPEAK}
-    state.apply(discard_label(DSY))
+    discard(state, DSY)
     assert top(state) == DSY
 
 
@@ -811,8 +849,9 @@ def test_blessing_keeps_working_after_use() -> None:
     _, state = new_game(2)
     layout(state, {0: [DSY, "dragon_cauldron_blue", WCR], 1: [MATCH, MATCH3, WCR]}, [WBB],
            spell={0: "blessing_dragon"}, deck=["wizard_cauldron_blue"])
-    state.apply(discard_label(DSY))
+    discard(state, DSY)
     state.apply(DRAW)  # Player 1 cannot discard on the Yellow Dragon with Spellbook
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     # the Blue Dragon with Cauldron shares only 'dragon' with the top: the blessing still works
@@ -871,11 +910,13 @@ def test_abracadabra_is_valid_only_from_the_next_turn() -> None:
     # after the Blue Wizard with Broom (STAR): Red Wizard with Broom -> Yellow Wizard with Broom chains
     chain = ["wizard_broom_red", "wizard_broom_yellow"]
     layout(state, {0: [STAR] + chain, 1: [DSY, WCR]}, [WBB], spell_deck=["abracadabra"], deck=["dragon_cauldron_yellow"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state, "incoming")[0] == ["abracadabra"] and spells(state)[0] == []
     state.apply(DRAW)  # seat 1 cannot discard on the Blue Wizard with Broom; keeps the Yellow Dragon with Cauldron
+    keep(state)
     assert state.decision.player == 0 and spells(state)[0] == ["abracadabra"]
     assert ABRACADABRA in options(state)
     state.apply(ABRACADABRA)
@@ -928,11 +969,12 @@ def tornado_table(state, direction: str):
         incoming={2: "abracadabra"},
         spell_deck=["tornado", "blessing_witch"],
     )
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     assert state.decision.prompt == TORNADO and options(state) == {CW, CCW}
     assert state.view(0)["zones"]["casting/0"]["cards"] == ["tornado"]
     state.apply(direction)
+    not_now_if_only(state)
 
 
 def test_tornado_passes_every_spell_clockwise_at_once() -> None:
@@ -970,9 +1012,10 @@ def test_tornado_with_no_spells_in_play_only_goes_to_the_discard_pile() -> None:
     """A Tornado with no spells in front of anyone changes nothing but itself."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=["tornado"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     state.apply(CAST)
     state.apply(CW)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["tornado"]
     assert spells(state) == [[], [], []] and spells(state, "incoming") == [[], [], []]
 
@@ -1001,6 +1044,7 @@ def test_witching_is_offered_instead_of_the_extra_turn() -> None:
     assert state.decision.prompt == PLACE
     assert options(state) == {on(0), on(2), TO_SPELL_DISCARD}
     state.apply(on(0))
+    not_now_if_only(state)
     assert spells(state) == [[], [], []]
     assert spells(state, "incoming") == [["blessing_dragon"], [], []]
     assert state.decision.player == 1  # no extra turn as well
@@ -1036,6 +1080,7 @@ def test_witching_tells_identical_spells_apart_by_where_they_lie() -> None:
     state.apply("Abracadabra (Player 2's incoming)")
     assert options(state) == {on(0), on(1), TO_SPELL_DISCARD}
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert spells(state) == [[], ["abracadabra"], []] and spells(state, "incoming") == [[], [], []]
 
 
@@ -1048,6 +1093,7 @@ def test_witching_your_own_curse_onto_someone_else() -> None:
     state.apply(name("curse_witch"))
     assert options(state) == {on(1), on(2), TO_SPELL_DISCARD}
     state.apply(on(2))
+    not_now_if_only(state)
     assert spells(state) == [[], [], []]
     assert spells(state, "incoming") == [[], [], ["curse_witch"]]
     assert zone(state, "spell_discard") == ["blessing_broom"]
@@ -1060,6 +1106,7 @@ def test_witching_to_the_spell_discard_pile() -> None:
     state.apply(twin_label(WBB))
     state.apply(WITCH)
     state.apply(TO_SPELL_DISCARD)
+    not_now_if_only(state)
     assert zone(state, "spell_discard") == ["curse_witch"]
     assert spells(state) == [[], [], []]
 
@@ -1077,10 +1124,13 @@ def test_witched_blessing_works_for_its_new_holder_from_their_next_turn() -> Non
     state.apply(twin_label(WBB))
     state.apply(WITCH)
     state.apply(on(0))
+    not_now_if_only(state)
     # Player 1 lost the blessing: only drawing is left
     assert state.decision.player == 1 and options(state) == {DRAW, SPEAK}
     state.apply(DRAW)  # keeps the Yellow Dragon with Cauldron
+    keep(state)
     state.apply(DRAW)  # Player 2 keeps the Red Wizard with Spellbook
+    keep(state)
     assert state.decision.player == 0
     assert spells(state)[0] == ["blessing_dragon"]
     assert options(state) == {discard_label(DSY), discard_label("dragon_cauldron_blue"), SPEAK}
@@ -1117,6 +1167,7 @@ def test_star_card_as_first_discard_lets_the_dealer_cast_before_the_first_turn(p
     state.apply(CAST)
     assert state.decision.player == players - 1 and state.decision.prompt == PLACE
     state.apply(on(0))
+    not_now_if_only(state)
     # seat 0's first turn: the curse is already valid for it
     assert state.turn_player == 0 and state.decision.player == 0
     assert spells(state)[0] == ["curse_witch"]
@@ -1126,6 +1177,7 @@ def test_dealer_may_decline_the_first_cast() -> None:
     """The dealer's cast is optional too."""
     state = star_first_discard_game(3)
     state.apply(NO_CAST)
+    not_now_if_only(state)
     assert state.turn_player == 0 and len(state.zones["spell_deck"]) == 16
 
 
@@ -1140,7 +1192,7 @@ def test_spell_pile_reforms_without_curses() -> None:
     _, state = new_game(3)
     discarded = ["curse_witch", "blessing_broom", "curse_dragon", "tornado", "abracadabra"]
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=[], spell_discard=discarded)
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.prompt == CAST_OFFER
     assert sorted(zone(state, "spell_deck")) == sorted(["blessing_broom", "tornado", "abracadabra"])
     assert state.zones["spell_discard"] == []
@@ -1152,7 +1204,7 @@ def test_no_cast_when_no_spell_is_left() -> None:
     """With the spell pile empty and only curses discarded, nothing can be cast: no offer."""
     _, state = new_game(3)
     layout(state, {0: [STAR, DSY], **others(3)}, [WBB], spell_deck=[], spell_discard=["curse_witch"])
-    state.apply(discard_label(STAR))
+    discard(state, STAR)
     assert state.decision.player == 1
     assert "curse_witch" in zone(state, "box") and state.zones["spell_deck"] == []
 

@@ -69,12 +69,14 @@ def layout(
     discard: Sequence[str] | None = None,
     counters: Mapping[str, Any] | None = None,
     vars: Mapping[str, Any] | None = None,
+    attack: bool = True,
 ) -> None:
     """Arrange every hand and Hex pile (unnamed ones empty) and optionally the exact discard pile.
 
     Without ``discard`` the unused cards go to the discard pile; with it, the
     discard pile is exactly ``discard`` and the unused cards wait in the deck
-    (which is only gathered at the next deal).
+    (which is only gathered at the next deal).  With ``attack``, a "Your turn" whose only option is
+    "Attack" is answered (see ``attack_if_only_choice``).
     """
     players = state.rules.players
     zones: dict[str, list[str]] = {}
@@ -84,6 +86,16 @@ def layout(
     if discard is not None:
         zones["discard"] = list(discard)
     state.arrange(zones, rest="deck" if discard is not None else "discard", counters=counters, vars=vars)
+    if attack:
+        attack_if_only_choice(state)
+
+
+def attack_if_only_choice(state: rulecore.State) -> None:
+    """Answer "Your turn" when "Attack" is its only option: the menu says 'always' (so that the others
+    cannot tell that the hand holds no card to play), and the tests go on to the attack itself."""
+    d = state.decision
+    if d is not None and d.prompt == "Your turn" and d.actions == ["Attack"]:
+        state.apply("Attack")
 
 
 def end_round(
@@ -165,3 +177,4 @@ def take_forced(state: rulecore.State, defender: int) -> None:
     assert options(state) == {TAKE}
     assert_defence_looks_the_same_to_others(state)
     state.apply(TAKE)
+    attack_if_only_choice(state)

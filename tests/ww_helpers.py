@@ -197,3 +197,30 @@ def check_cards_conserved(state: rulecore.State) -> None:
     for key, cards in state.zones.items():
         for c in cards:
             assert state.where[c] == key
+
+
+def answer_only(state: rulecore.State, prompt: str, action: str) -> None:
+    """Answer a question asked with one option (a menu that says 'always', so that the others cannot
+    tell from its being asked what the hand holds)."""
+    d = state.decision
+    assert d is not None and d.prompt == prompt and d.actions == [action], d
+    state.apply(action)
+
+
+def keep(state: rulecore.State) -> None:
+    """The drawn card does not fit: "Discard the card you drew?" is still asked, with "Keep it" alone."""
+    answer_only(state, DRAWN, KEEP)
+
+
+def discard(state: rulecore.State, t: str) -> None:
+    """Discard a card of type ``t``; then "Play its doppelganger too?", asked after every discard that
+    leaves cards in hand ('always'), is answered "Not now" when that is its only option."""
+    state.apply(discard_label(t))
+    not_now_if_only(state)
+
+
+def not_now_if_only(state: rulecore.State) -> None:
+    """Answer "Play its doppelganger too?" when "Not now" is all it offers (no doppelganger in hand)."""
+    d = state.decision
+    if d is not None and d.prompt == TOO and d.actions == [NOT_NOW]:
+        state.apply(NOT_NOW)

@@ -8,14 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, Span
+from .limits import Files, Refused, refused
 from .schema import INCLUDABLE
 from .yamlsrc import Source, YamlSyntaxProblem, read_yaml
 
 
-def read_text_file(path: Path) -> tuple[str | None, Problem | None]:
-    """The text of a UTF-8 file (a byte-order mark dropped), or None and the problem."""
+def read_text_file(path: Path, files: Files | None = None) -> tuple[str | None, Problem | None]:
+    """The text of a UTF-8 file (a byte-order mark dropped), or None and the problem.
+
+    With ``files``, only a file that guard allows is read; a refused one gives a problem of code
+    'refused' whose message says why (never anything of the file)."""
     try:
-        raw = path.read_bytes()
+        raw = (files or Files(path)).read_bytes(path)
+    except Refused as exc:
+        return None, Problem(str(exc), Span(str(path)), None, "refused")
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         return None, Problem(why.lower() if why[:1].isupper() and why[1:2].islower() else why, Span(str(path)), None,
@@ -96,23 +102,26 @@ class Sources:
         return list({id(s): s for s in found}.values())
 
 
-def merge_includes(data: Any, sources: Sources) -> list[Problem]:
+def merge_includes(data: Any, sources: Sources, files: Files) -> list[Problem]:
     """Merge the sections of files named under 'include:' into the main data, in place."""
     if not isinstance(data, dict) or "include" not in data:
         return []
     main = sources.main
     problems: list[Problem] = []
-    files = data.pop("include")
-    if isinstance(files, str):
-        files = [files]
-    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+    names = data.pop("include")
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
         return [Problem("'include' must be a list of file paths", main.span(("include",)), None, "type")]
     base = Path(main.file).parent
-    for i, name in enumerate(files):
+    for i, name in enumerate(names):
         path = base / name
-        text, why = read_text_file(path)
+        text, why = read_text_file(path, files)
         if text is None:
             assert why is not None
+            if why.code == "refused":
+                problems.append(refused("included file", name, why.message, main.span(("include", i))))
+                continue
             problems.append(Problem(f"cannot read included file '{name}': {why.message}", main.span(("include", i)),
                                     why.hint or "paths are relative to the including file", "io"))
             continue

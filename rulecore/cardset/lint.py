@@ -268,6 +268,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_ladders(cs))
     out.extend(_near_card_names(cs))
     out.extend(_lone_spellings(cs, at))
+    out.extend(_telling_menus(cs))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -500,4 +501,101 @@ def _ladders(cs: "Cardset") -> list[Problem]:
                              "have one: ladder_score() counts it as 0 points",
                              "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
                              "nothing", "scoring"))
+    return out
+
+
+# ----------------------------------------------------------------------------- menus that tell
+
+
+def _hidden_zones(cs: "Cardset") -> set[str]:
+    return {name for name, z in cs.zones.items() if z.visibility != "everyone"}
+
+
+def _reads_hidden(e: Any, cs: "Cardset", hidden: set[str], seen: set[str], tainted: frozenset[str] = frozenset()) -> bool:
+    """Whether the value of ``e`` can depend on cards others cannot see (a hidden zone's count alone is public).
+
+    ``tainted``: local variables bound to such values."""
+    if e is None:
+        return False
+    if isinstance(e, n.Var):
+        return e.name in tainted
+    if isinstance(e, n.Call) and e.func == "count" and len(e.args) == 1 and isinstance(e.args[0], n.ZoneRef):
+        return _reads_hidden(e.args[0].owner, cs, hidden, seen, tainted)
+    if isinstance(e, n.ZoneRef) and e.zone in hidden:
+        return True
+    if isinstance(e, n.Call) and e.func == "in_zones" and any(_text(a) in hidden for a in e.args):
+        return True
+    if isinstance(e, n.Call) and e.func in ("usable", "playable") and len(e.args) > 1 and _text(e.args[1]):
+        name = _text(e.args[1])
+        for card in cs.cards.values():
+            ability = card.abilities.get(name or "")
+            if ability is not None and _reads_hidden(ability.when, cs, hidden, seen):
+                return True
+    if isinstance(e, n.UserCall) and e.func not in seen:
+        func = cs.functions.get(e.func)
+        seen.add(e.func)
+        if func is not None and _reads_hidden(func.body, cs, hidden, seen):
+            return True
+    return any(_reads_hidden(child, cs, hidden, seen, tainted) for child in n.children(e))
+
+
+def _tainted(tree: Any, cs: "Cardset", hidden: set[str]) -> frozenset[str]:
+    """Local variables of a tree bound (by let, choose, for each or an option) to values that read hidden cards."""
+    names: set[str] = set()
+    for _ in range(3):  # a variable bound from another: a few rounds reach the usual chains
+        before = len(names)
+        for node in walk(tree):
+            bound = {n.Let: "value", n.Choose: "source", n.ForEach: "items", n.DynamicOption: "source"}
+            field = next((f for t, f in bound.items() if isinstance(node, t)), None)
+            if field is not None and _reads_hidden(getattr(node, field), cs, hidden, set(), frozenset(names)):
+                names.add(node.name if isinstance(node, n.Let) else node.var)
+        if len(names) == before:
+            break
+    return frozenset(names)
+
+
+def _telling(item: Any, cs: "Cardset", hidden: set[str], tainted: frozenset[str]) -> bool:
+    """Whether the offering of ``item`` can depend on hidden cards."""
+    if isinstance(item, n.AnswerOption):
+        return any(a.on == item.event and a.zone in hidden for c in cs.cards.values() for a in c.abilities.values())
+    if isinstance(item, n.DynamicOption) and _reads_hidden(item.source, cs, hidden, set(), tainted):
+        return True
+    return _reads_hidden(item.cond, cs, hidden, set(), tainted)
+
+
+_ALWAYS_HINT = "add 'always' after the prompt (choose by P \"...\" always { ... }) so that it is asked every time"
+
+
+def _every_branch_asks(node: n.If) -> bool:
+    """Whether each way through the 'if' (the missing 'else' too) holds a menu: then others see a question either way."""
+    bodies = [body for _, body in node.branches] + [node.orelse]
+    return all(body is not None and any(isinstance(x, n.Menu) for x in walk(body)) for body in bodies)
+
+
+def _telling_menus(cs: "Cardset") -> list[Problem]:
+    """Menus whose asking depends on hidden cards: without 'always' one that can shrink to one option
+    (then it is not asked), and any menu asked only under an 'if' on hidden cards."""
+    hidden = _hidden_zones(cs)
+    out: list[Problem] = []
+    for tree, _where in _trees(cs):
+        tainted = _tainted(tree, cs, hidden)
+        guarded: set[int] = set()
+        for node in walk(tree):
+            if isinstance(node, n.If) and any(_reads_hidden(c, cs, hidden, set(), tainted) for c, _ in node.branches) \
+                    and not _every_branch_asks(node):
+                for inner in walk(node):
+                    if isinstance(inner, n.Menu) and id(inner) not in guarded:
+                        guarded.add(id(inner))
+                        prompt = f"'{inner.prompt}'" if inner.prompt else "this menu"
+                        out.append(warning(inner.span, f"the menu {prompt} is asked only when an 'if' on cards others "
+                                           "cannot see holds: they learn about those cards from being asked or not",
+                                           "ask it every time ('always'), and leave out the options that do not "
+                                           "apply with 'when'", "telling"))
+            if not isinstance(node, n.Menu) or node.always or id(node) in guarded:
+                continue
+            if any(_telling(item, cs, hidden, tainted) for item in node.items):
+                prompt = f"'{node.prompt}'" if node.prompt else "this menu"
+                out.append(warning(node.span, f"the menu {prompt} is not asked when only one option is left, and "
+                                   "which options there are depends on cards others cannot see: they learn about "
+                                   "them", _ALWAYS_HINT, "telling"))
     return out

@@ -9,11 +9,12 @@ raised together as one ``CardsetError``.
 from __future__ import annotations
 
 import difflib
+import os
 import itertools
 import re
 import string
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
 
 import attrs
 
@@ -24,6 +25,7 @@ from ..lang.functions import FUNCTIONS
 from ..lang.parser import BUILTIN_NAMES, KEYWORDS, Symbols, parse_effect
 from .checker import check_cardset
 from .includes import Sources
+from .limits import DEFAULT_LIMITS, Files, Limits
 from .lint import check_references, lint
 from .repair import repair
 from .schema import SCHEMA
@@ -138,23 +140,32 @@ class Cardset:
 # --------------------------------------------------------------------------- loading
 
 
-def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None) -> Cardset:
+def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None,
+                 roots: Iterable[str | Path] = (), limits: Limits | None = None) -> Cardset:
     """Load a built-in cardset by name, or a cardset YAML file by path; check everything.
 
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``variants``).  Every problem found is raised together as one ``CardsetError``.
     Loads given the same ``cache`` reuse the effect text it already parsed, and a file
-    loaded before whose files all read the same is not read again.
+    loaded before with the same roots and limits, whose files are all unchanged, is not
+    read again.
+
+    ``include:`` and ``extends:`` may only read regular files in the cardset's own folder
+    tree, the built-in cardsets and the folders in ``roots``; ``limits`` caps sizes (see
+    ``Limits`` and docs/untrusted.md).
     """
+    limits = limits or DEFAULT_LIMITS
     path = _resolve(name_or_path)
+    files = Files(path, roots, limits)
+    key = (path, tuple(str(r) for r in roots), limits)
     if cache is not None:
-        kept = cache.cardset_for(path)
+        kept = cache.cardset_for(key)
         if kept is not None:  # the same files, unchanged since: the same (immutable) cardset
             return kept
-    data, sources, problems = read_cardset_file(path)
-    cardset = _build(data, sources, problems, cache=cache)
+    data, sources, problems = read_cardset_file(path, files)
+    cardset = _build(data, sources, problems, cache=cache, limits=limits)
     if cache is not None:
-        cache.keep_cardset(path, [(s.file, s.lines) for s in sources.all], cardset)
+        cache.keep_cardset(key, [s.file for s in sources.all], cardset)
     return cardset
 
 
@@ -170,18 +181,30 @@ def _resolve(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.is_dir():
         path = path / "cardset.yaml"
+    if path.exists() and not path.is_file():
+        raise CardsetError([Problem("the cardset file is refused: it is not a regular file", Span(str(path)),
+                                    "card files are regular files", "refused")])
     if not path.is_file():
         raise CardsetError([Problem("no such cardset file", Span(str(path)), "give a built-in name or a .yaml path", "io")])
     return path
 
 
-def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None) -> Cardset:
-    """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths)."""
-    return _build(*read_cardset_text(text, file), cache=cache)
+def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None,
+                      roots: Iterable[str | Path] = (), limits: Limits | None = None) -> Cardset:
+    """Load a cardset from YAML text; ``file`` names it in problems (and anchors relative paths:
+    its folder is the one ``include:`` and ``extends:`` may read, besides ``roots``; with the
+    default ``"<string>"``, only the built-in cardsets and ``roots``)."""
+    limits = limits or DEFAULT_LIMITS
+    if len(text) > limits.file_bytes:
+        raise CardsetError([Problem(f"the text is longer than {limits.file_bytes} characters (the limit for one file)",
+                                    Span(file), "the limits can be raised: see docs/untrusted.md", "refused")])
+    files = Files(None if file == "<string>" else file, roots, limits)
+    return _build(*read_cardset_text(text, file, files), cache=cache, limits=limits)
 
 
-def _build(data: Any, sources: Sources, problems: list[Problem], *, cache: ParseCache | None = None) -> Cardset:
-    loader = _Loader(data, sources, cache)
+def _build(data: Any, sources: Sources, problems: list[Problem], *, cache: ParseCache | None = None,
+           limits: Limits = DEFAULT_LIMITS) -> Cardset:
+    loader = _Loader(data, sources, cache, limits)
     loader.problems.extend(problems)
     return loader.build()
 
@@ -197,27 +220,35 @@ class ParseCache:
     def __init__(self, size: int = 8192) -> None:
         self.size = size
         self._entries: dict[Any, tuple[Any, list[Problem]]] = {}
-        # whole cardsets loaded from files: path -> (the lines of every file it was read from, cardset)
-        self._cardsets: dict[Path, tuple[list[tuple[str, list[str]]], Cardset]] = {}
+        # whole cardsets loaded from files: (path, roots, limits) -> (the files it was read from, cardset)
+        self._cardsets: dict[Any, tuple[list[tuple[str, tuple[int, ...]]], Cardset]] = {}
 
-    def keep_cardset(self, path: Path, files: list[tuple[str, list[str]]], cardset: Cardset) -> None:
-        """Remember a cardset loaded from ``path`` and the lines of the files it came from."""
+    def keep_cardset(self, key: Any, files: list[str], cardset: Cardset) -> None:
+        """Remember a cardset loaded as ``key`` (path, roots, limits) and the files it came from,
+        as they stand now (identity, size and time of change: never their contents again)."""
+        stats = []
+        for file in files:
+            try:
+                st = os.lstat(file)
+            except OSError:
+                return
+            stats.append((file, (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)))
         if len(self._cardsets) >= 16:
             self._cardsets.pop(next(iter(self._cardsets)))
-        self._cardsets[path] = (files, cardset)
+        self._cardsets[key] = (stats, cardset)
 
-    def cardset_for(self, path: Path) -> Cardset | None:
-        """The cardset kept for ``path`` if every file it was read from still reads the same."""
-        kept = self._cardsets.get(path)
+    def cardset_for(self, key: Any) -> Cardset | None:
+        """The cardset kept for ``key`` if every file it was read from is still the same file, unchanged."""
+        kept = self._cardsets.get(key)
         if kept is None:
             return None
-        files, cardset = kept
-        for file, lines in files:
+        stats, cardset = kept
+        for file, was in stats:
             try:
-                text = Path(file).read_bytes().decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError):
+                st = os.lstat(file)
+            except OSError:
                 return None
-            if text.splitlines() != lines:
+            if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != was:
                 return None
         return cardset
 
@@ -284,7 +315,10 @@ def _show(value: Any) -> str:
 
 
 class _Loader:
-    def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None):
+    def __init__(self, data: Any, src: "Sources", cache: ParseCache | None = None, limits: Limits = DEFAULT_LIMITS):
+        self.limits = limits
+        self.effect_chars = 0  # effect text read so far
+        self.effect_total_reported = False
         self.data = data
         self.src = src
         self.cache = ParseCache() if cache is None else cache
@@ -482,6 +516,18 @@ class _Loader:
 
         if self.skip_effects or (self.repaired and self.is_repaired(path)):
             return None
+        if len(text) > self.limits.effect_chars:
+            self.problem(path, f"the effect text is longer than {self.limits.effect_chars} characters ({len(text)})",
+                         "split it into procedures; the limit can be raised: see docs/untrusted.md", "too-big")
+            return None
+        self.effect_chars += len(text)
+        if self.effect_chars > self.limits.effect_total:
+            if not self.effect_total_reported:
+                self.effect_total_reported = True
+                self.problem(path, f"the cardset's effect text is longer than {self.limits.effect_total} characters "
+                             "in all (from here on it is not read)",
+                             "the limit can be raised: see docs/untrusted.md", "too-big")
+            return None
         node, problems = self._parse_cached(path, text, context, make_span, expression)
         self.problems.extend(problems)
         return node if not problems else None
@@ -544,6 +590,18 @@ class _Loader:
             for k, v in (d.get("options") or {}).items()
         }
         cards: dict[str, CardDef] = {}
+        total = sum(c["count"] for c in (d.get("cards") or {}).values() if isinstance(c.get("count"), int))
+        for f in (d.get("families") or {}).values():  # a family makes every combination of its values
+            if isinstance(f, dict) and isinstance(f.get("each"), dict):
+                combos = 1
+                for values in f["each"].values():
+                    combos *= len(values) if isinstance(values, list) else 1
+                count = f.get("count", 1)
+                total += combos * (count if isinstance(count, int) else 1)
+        if total > self.limits.cards:
+            self.problem(("cards",), f"the cards add up to {total}, more than the limit of {self.limits.cards}",
+                         "the limit can be raised: see docs/untrusted.md", "too-big", key=True)
+            self.fail()
         for cid, c in (d.get("cards") or {}).items():
             cname = c.get("name", cid.replace("_", " ").title())
             abilities = self.abilities(("cards", cid), c, cname, f"card '{cid}'")

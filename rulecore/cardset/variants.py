@@ -26,6 +26,7 @@ from typing import Any
 from .._resources import builtin_cardsets, builtin_path
 from ..errors import CardsetError, Problem
 from .includes import Sources, merge_includes, read_text_file
+from .limits import Files, refused
 from .schema import REMOVABLE
 from .yamlsrc import YamlSyntaxProblem, read_yaml
 
@@ -39,28 +40,34 @@ _KIND = {"cards": "card", "families": "family", "zones": "zone", "counters": "co
 # --------------------------------------------------------------------------- reading files
 
 
-def read_cardset_file(path: Path, chain: tuple[Any, ...] = ()) -> tuple[Any, Sources, list[Problem]]:
-    """The merged data of a cardset file, where each value came from, and the problems found so far."""
-    text, problem = read_text_file(path)
+def read_cardset_file(path: Path, files: Files | None = None) -> tuple[Any, Sources, list[Problem]]:
+    """The merged data of a cardset file, where each value came from, and the problems found so far.
+
+    ``files`` guards what may be read (by default: the file's own folder tree and the built-ins)."""
+    files = files or Files(path)
+    text, problem = read_text_file(path, files)
     if text is None:
         assert problem is not None
-        if problem.code == "io":
+        if problem.code == "refused":
+            problem = refused("the cardset file", str(path), problem.message, problem.span)
+        elif problem.code == "io":
             problem = Problem(f"cannot read cardset file: {problem.message}", problem.span,
                               "give a built-in name or a .yaml path", "io")
         raise CardsetError([problem])
-    return read_cardset_text(text, str(path), chain)
+    return read_cardset_text(text, str(path), files)
 
 
-def read_cardset_text(text: str, file: str, chain: tuple[Any, ...] = ()) -> tuple[Any, Sources, list[Problem]]:
+def read_cardset_text(text: str, file: str, files: Files,
+                      chain: tuple[Any, ...] = ()) -> tuple[Any, Sources, list[Problem]]:
     try:
         data, src = read_yaml(text, file)
     except YamlSyntaxProblem as exc:
         raise CardsetError([exc.problem]) from None
     sources = Sources(src)
-    problems = merge_includes(data, sources)
+    problems = merge_includes(data, sources, files)
     if isinstance(data, dict):
         if "extends" in data:
-            data, sources, more = _extend(data, sources, file, chain)
+            data, sources, more = _extend(data, sources, file, chain, files)
             problems = more + problems
         elif "remove" in data:
             problems.append(Problem("'remove' only works in a variant (a file with 'extends: BASE')",
@@ -91,7 +98,7 @@ def _display(ident: Any, here: Any) -> str:
     return str(ident)
 
 
-def _resolve_base(name: str, file: str, vsrc: Sources) -> Path:
+def _resolve_base(name: str, file: str, vsrc: Sources, files: Files) -> Path:
     here = Path(file).parent
     span = vsrc.span(("extends",))
     if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
@@ -99,7 +106,7 @@ def _resolve_base(name: str, file: str, vsrc: Sources) -> Path:
         if builtin is not None:
             return builtin
         local = here / name
-        if (local / "cardset.yaml").is_file():
+        if files.allowed(local) and (local / "cardset.yaml").is_file():
             return local / "cardset.yaml"
         names = builtin_cardsets()
         guess = difflib.get_close_matches(name, names, n=1)
@@ -107,6 +114,9 @@ def _resolve_base(name: str, file: str, vsrc: Sources) -> Path:
                 f"give a built-in name ({', '.join(names)}) or a path such as ../base/cardset.yaml")
         raise CardsetError([Problem(f"'extends' names an unknown cardset '{name}'", span, hint, "unknown-cardset")])
     path = here / name
+    if not files.allowed(path):
+        raise CardsetError([refused("the base", name, "it is outside the folders this cardset "
+                                    "may read", span)])
     if path.is_dir():
         path = path / "cardset.yaml"
     if not path.is_file():
@@ -115,7 +125,8 @@ def _resolve_base(name: str, file: str, vsrc: Sources) -> Path:
     return path
 
 
-def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, ...]) -> tuple[Any, Sources, list[Problem]]:
+def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, ...],
+            files: Files) -> tuple[Any, Sources, list[Problem]]:
     base_name = vdata.pop("extends")
     remove = vdata.pop("remove", None)
     if not isinstance(base_name, str) or not base_name.strip():
@@ -126,18 +137,20 @@ def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, .
     if len(chain) > MAX_EXTENDS:
         raise CardsetError([Problem(f"'extends' goes more than {MAX_EXTENDS} cardsets deep",
                                     vsrc.span(("extends",)), "extend the base directly", "extends-loop")])
-    base_path = _resolve_base(base_name.strip(), file, vsrc)
+    base_path = _resolve_base(base_name.strip(), file, vsrc, files)
     ident = base_path.resolve()
     if ident in chain:
         loop = list(chain[chain.index(ident):]) + [ident]
         raise CardsetError([Problem("'extends' makes a loop: " + " -> ".join(_display(x, here) for x in loop),
                                     vsrc.span(("extends",)), "a cardset cannot extend itself, directly or through others",
                                     "extends-loop")])
-    text, problem = read_text_file(base_path)
+    text, problem = read_text_file(base_path, files)
     if text is None:
         assert problem is not None
+        if problem.code == "refused":
+            problem = refused("the base", base_name.strip(), problem.message, vsrc.span(("extends",)))
         raise CardsetError([problem])
-    bdata, bsrc, problems = read_cardset_text(text, str(base_path), chain)
+    bdata, bsrc, problems = read_cardset_text(text, str(base_path), files, chain)
     if not isinstance(bdata, dict):
         raise CardsetError(problems + [Problem(f"'{base_name}' is not a cardset (its file is not a mapping of keys)",
                                                vsrc.span(("extends",)), None, "unknown-cardset")])

@@ -133,6 +133,7 @@ def _offset(text: str, line: int, column: int) -> int:
 
 MAX_DEPTH = 100  # nesting of mappings and lists
 MAX_VALUES = 200_000  # values in one file, aliases expanded
+MAX_DIGITS = 4300  # digits of an integer (Python's own limit for reading one)
 
 
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
@@ -160,10 +161,11 @@ def _author_words(message: str) -> str:
 
 
 class _TooBig(Exception):
-    def __init__(self, node: yaml.Node, message: str):
+    def __init__(self, node: yaml.Node, message: str, hint: str | None = None):
         super().__init__(message)
         self.node = node
         self.message = message
+        self.hint = hint
 
 
 def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
@@ -191,7 +193,22 @@ def _construct(node: yaml.Node, path: Path, src: Source) -> Any:
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, path + (i,), src) for i, item in enumerate(node.value)]
-    return _Loader.construct_object(_LOADER, node, deep=True)  # type: ignore[arg-type]
+    if style is None and len(node.value) > MAX_DIGITS and node.value.lstrip("+-").replace("_", "").isdigit():
+        raise _TooBig(node, f"a number with more than {MAX_DIGITS} digits", "card games need small numbers")
+    value = _Loader.construct_object(_LOADER, node, deep=True)  # type: ignore[arg-type]
+    if isinstance(value, str) and _unprintable(value):
+        raise _TooBig(node, f"the text {ascii(value)[:60]} holds a character that cannot be printed (a lone "
+                            "surrogate)", "write the character itself, or a \\U escape of a real character")
+    return value
+
+
+def _unprintable(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (from a \\ud800 escape): it cannot be written out as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 class _Loader(yaml.SafeLoader):
@@ -300,7 +317,7 @@ def read_yaml(text: str, file: str) -> tuple[Any, Source]:
         data = _construct(node, (), src)
     except _TooBig as exc:
         raise _syntax(src, f"YAML error: {exc.message}", *_at(exc.node.start_mark),
-                      "flatten the data, and let no alias (*name) refer to a mapping or list that holds it") from None
+                      exc.hint or "flatten the data, and let no alias (*name) refer to a mapping or list that holds it") from None
     except yaml.constructor.ConstructorError as exc:
         raise _syntax(src, f"YAML error: {exc.problem}", *_at(exc.problem_mark)) from None
     return data, src

@@ -261,7 +261,12 @@ def parse_options(pairs: Sequence[str], specs: Mapping[str, Any]) -> dict[str, A
     return options
 
 
-def _load(game: str) -> Any:
+_ALLOW_HELP = ("A folder the cardset's include: and extends: may also read (repeatable; by default only its own "
+               "folder tree and the built-in cardsets).")
+AllowPath = Annotated[list[str] | None, typer.Option("--allow-path", help=_ALLOW_HELP)]
+
+
+def _load(game: str, allow: Sequence[str] | None = None) -> Any:
     """The cardset named or found at ``game``: a built-in name, a YAML file, or a folder with cardset.yaml."""
     if os.path.isdir(game):
         if not os.path.isfile(os.path.join(game, "cardset.yaml")):
@@ -269,8 +274,8 @@ def _load(game: str) -> Any:
                 f"{game!r} is a folder without a cardset.yaml; give a cardset YAML file, a folder holding "
                 f"cardset.yaml, or a built-in name ({_builtin_names()})"
             )
-        return rulecore.load_cardset(Path(game))
-    return rulecore.load_cardset(game)
+        return rulecore.load_cardset(Path(game), roots=allow or ())
+    return rulecore.load_cardset(game, roots=allow or ())
 
 
 def _players_or_default(players: int | None, cardset: Any) -> int:
@@ -457,11 +462,12 @@ def simulate_command(
         int,
         typer.Option("--cards", min=0, help="Show the N most used cards (0: hide the table)."),
     ] = 15,
+    allow_path: AllowPath = None,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
     out = _stdout(wide_when_piped=True)
     with _clean_errors():
-        cardset = _load(game)
+        cardset = _load(game, allow_path)
         options = parse_options(option or [], _option_specs(cardset))
         n_players = _players_or_default(players, cardset)
         bot_names = _split_names(bots) or ["random"]
@@ -477,6 +483,7 @@ def simulate_command(
             workers=workers,
             backend=cast(Backend, backend),  # checked by simulate()
             max_decisions=max_decisions,
+            roots=allow_path or (),
         )
         try:
             with _StopOnSigterm().active() as stop:
@@ -915,11 +922,12 @@ def play_command(
         list[str] | None,
         typer.Option("--option", "-o", help="Game option key=value (repeatable)."),
     ] = None,
+    allow_path: AllowPath = None,
 ) -> None:
     """Play GAME in the terminal as seat 0 against bots."""
     out = _stdout()
     with _clean_errors():
-        cardset = _load(game)
+        cardset = _load(game, allow_path)
         options = parse_options(option or [], _option_specs(cardset))
         n_players = _players_or_default(players, cardset)
         game_obj = rulecore.Game(cardset, players=n_players, options=options)
@@ -974,6 +982,7 @@ def validate_command(
     no_games: Annotated[
         bool, typer.Option("--no-games", help="Skip making a game with the fewest and the most players.")
     ] = False,
+    allow_path: AllowPath = None,
 ) -> None:
     """Check card files and report every problem: file:line:column, the line, a caret and a hint.
 
@@ -983,7 +992,7 @@ def validate_command(
     if output_format not in _FORMATS:
         _fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
     try:
-        reports = validate_paths(paths, games=not no_games)
+        reports = validate_paths(paths, games=not no_games, roots=allow_path or ())
     except UsageError as exc:
         _fail(str(exc), 2)
     if not reports:
@@ -1019,11 +1028,12 @@ def explain_command(
         str | None,
         typer.Argument(help="A card (id or name), or a procedure, function or phase; none: the whole game."),
     ] = None,
+    allow_path: AllowPath = None,
 ) -> None:
     """Show what the engine understood: a card's effect tree and its text rendered back, or a game summary."""
     out = _stdout()
     with _clean_errors():
-        cardset = _load(game)
+        cardset = _load(game, allow_path)
         if card is None:
             out.print(Text(explain_game(cardset)), soft_wrap=True)
             return

@@ -91,37 +91,39 @@ def _included_by(path: Path) -> set[Path]:
     return out
 
 
-def targets(paths: Iterable[str]) -> list[Path]:
+def targets(paths: Iterable[str]) -> list[tuple[Path, Path | None]]:
     """The cardset files to check: files as given; in folders, every cardset.yaml and *.yaml cardset.
 
     In a folder, a file that only holds sections for 'include:' (cards:, procedures:, ...)
-    is checked as part of the cardset that includes it, not on its own.
+    is checked as part of the cardset that includes it, not on its own.  Each file comes with
+    the folder it was found in (None for a file named itself): its cardset may read that tree.
     """
-    found: list[Path] = []
+    found: list[tuple[Path, Path | None]] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             builtin = builtin_path(raw) if "/" not in raw else None
             if builtin is None:
                 raise UsageError(f"no such file or folder: {raw}")
-            found.append(builtin)
+            found.append((builtin, None))
             continue
-        if path.is_file():
-            found.append(path)
+        if not path.is_dir():
+            found.append((path, None))
             continue
         files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
         included: set[Path] = set()
         for p in files:
             included |= _included_by(p)
         # a file another one includes is checked with it; a part nothing includes is reported
-        found.extend(p for p in files if p.resolve() not in included)
-    unique: dict[Path, Path] = {}
-    for p in found:
-        unique.setdefault(p.resolve(), p)
+        found.extend((p, path) for p in files if p.resolve() not in included)
+    unique: dict[Path, tuple[Path, Path | None]] = {}
+    for p, folder in found:
+        unique.setdefault(p.resolve(), (p, folder))
     return list(unique.values())
 
 
-def validate_file(path: Path, *, games: bool = True, cache: ParseCache | None = None) -> FileReport:
+def validate_file(path: Path, *, games: bool = True, cache: ParseCache | None = None,
+                  roots: Iterable[str | Path] = ()) -> FileReport:
     """Check one file the way a load does, and more; every problem, never an exception."""
     file = str(path)
     part = _is_part(path) if path.name not in ("cardset.yaml", "cardset.yml") else False
@@ -131,7 +133,7 @@ def validate_file(path: Path, *, games: bool = True, cache: ParseCache | None = 
                                              "includes it", "name it under 'include:' in a cardset file, or check "
                                              "that cardset instead", "include"),))
     try:
-        cs = load_cardset(path, cache=cache)
+        cs = load_cardset(path, cache=cache, roots=roots)
     except CardsetError as exc:
         return FileReport(file, None, tuple(exc.problems))
     except RecursionError:
@@ -225,13 +227,16 @@ def _span_of(exc: RulecoreError, cs: Cardset) -> Span:
     return span if isinstance(span, Span) and span.line else Span(cs.file)
 
 
-def validate_paths(paths: Iterable[str], *, games: bool = True) -> list[FileReport]:
+def validate_paths(paths: Iterable[str], *, games: bool = True, roots: Iterable[str | Path] = ()) -> list[FileReport]:
     """Check every cardset file the paths name; raises UsageError for a path that does not exist.
 
-    The files share one parse cache: a variant's base is parsed once, not once per variant.
+    The files share one parse cache: a variant's base is parsed once, not once per variant.  A
+    file found in a folder given may read that whole folder tree (and ``roots``).
     """
     cache = ParseCache()
-    return [validate_file(path, games=games, cache=cache) for path in targets(paths)]
+    roots = tuple(roots)
+    return [validate_file(path, games=games, cache=cache, roots=roots + ((folder,) if folder else ()))
+            for path, folder in targets(paths)]
 
 
 def validate_text(text: str, file: str = "<string>") -> list[Problem]:

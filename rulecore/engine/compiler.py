@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..errors import RuleError
 from ..lang import nodes as n
-from ..lang.functions import FUNCTIONS, cards_of, describe_value, in_words, items_of
+from ..lang.functions import FUNCTIONS, MAX_BUILT, cards_of, describe_value, in_words, items_of
 from ..lang.kinds import static_kind
 from ..lang.nodes import walk
 
@@ -26,6 +26,9 @@ _MISSING = object()
 def _located(node: Any, message: str) -> RuleError:
     return RuleError(message, getattr(node, "span", None))
 
+
+MAX_TEXT = 1_000_000  # characters of a text built with '+'
+MAX_NUMBER = 10**1000  # numbers beyond this (in size) are refused: work on them would grow without bound
 
 _ARITH = {
     "+": operator.add,
@@ -810,9 +813,12 @@ class CodeGen:
         if op in "/%":
             w.line(f"    if {b} == 0: _div_zero({nc})")
         w.line(f"    {t} = {a} {pyop} {b}")
+        if op == "*":  # repeated products grow without bound: numbers are capped
+            w.line(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
         if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
             w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
             w.line(f"    {t} = {a} + {b}")
+            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
             w.line(f"elif type({a}) is str and type({b}) is int:")  # a text and a number: the number as text
             w.line(f"    {t} = {a} + str({b})")
             w.line(f"elif type({a}) is int and type({b}) is str:")
@@ -1092,15 +1098,22 @@ class CodeGen:
     def s_ForEach(self, node: n.ForEach, sc: _Scope) -> None:
         items = self._items(self.ex(node.items, sc), copy=True)  # the body may move the cards
         item = self.tmp()
+        self.count_steps(f"len({items})", node)
         self.w.line(f"for {item} in {items}:")
         self.w.indent()
         self.w.line(f"E[{node.var!r}] = {item}")
         self.w.dedent()
         self.body(node.body, sc)
 
+    def count_steps(self, turns: str, node: Any) -> None:
+        """A loop is about to turn ``turns`` more times: count them against the run's step limit."""
+        self.w.line(f"S.steps += {turns}")
+        self.w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
+
     def s_Repeat(self, node: n.Repeat, sc: _Scope) -> None:
         times = self.ex(node.count, sc)
         self.need(f"type({times}) is not int", node, "'repeat' needs a number", times)
+        self.count_steps(f"max({times}, 0)", node)
         self.w.line(f"for _ in range({times}):")
         self.body(node.body, sc)
 
@@ -1114,6 +1127,7 @@ class CodeGen:
         w.line(f"if not {c}: break")
         w.line(f"if {k} >= state.rules.loop_limit: _while_limit({self.node_const(node)}, {k})")
         w.line(f"{k} += 1")
+        self.count_steps("1", node)
         w.dedent()
         self.body(node.body, sc)
 
@@ -1297,14 +1311,36 @@ def _binop_slow(ctx: Any, node: Any, a: Any, b: Any, left_kind: str | None, righ
         a_cards = type(a) is tuple or (type(a) is str and a in zones)
         b_cards = type(b) is tuple or (type(b) is str and b in zones)
         if a_cards and b_cards:  # collections (and zones, as their cards) join
-            return items_of(ctx, a) + items_of(ctx, b)
+            joined = items_of(ctx, a) + items_of(ctx, b)
+            if len(joined) > MAX_BUILT:
+                raise _located(node, f"'+' would make a collection of more than {MAX_BUILT:,} items")
+            return joined
         if type(a) is str or type(b) is str:
-            return _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
+            text = _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
+            if len(text) > MAX_TEXT:
+                _too_long(node)
+            return text
     if type(a) is not int or type(b) is not int:
         raise _located(node, f"'{sym}' needs numbers, got {describe_value(a)} and {describe_value(b)}")
     if sym in "/%" and b == 0:
         raise _located(node, "division by zero")
-    return _ARITH[sym](a, b)
+    result = _ARITH[sym](a, b)
+    if not -MAX_NUMBER <= result <= MAX_NUMBER:
+        _too_big(node)
+    return result
+
+
+def _too_many_steps(node: Any, state: Any) -> None:
+    raise _located(node, f"the effects ran more than {state.game.step_limit:,} steps without a decision "
+                   "(Game(step_limit=...) sets the limit); does a loop ever end?")
+
+
+def _too_long(node: Any) -> None:
+    raise _located(node, f"'+' would make a text of more than {MAX_TEXT:,} characters")
+
+
+def _too_big(node: Any) -> None:
+    raise _located(node, f"'{node.op}' would make a number of more than 1000 digits")
 
 
 def _cannot_compare(node: Any, a: Any, b: Any) -> None:
@@ -1322,6 +1358,11 @@ def _while_limit(node: Any, k: int) -> None:
 _RUNTIME: dict[str, Any] = {
     "_needs": _needs,
     "_can_pass": _can_pass,
+    "_too_long": _too_long,
+    "_too_many_steps": _too_many_steps,
+    "_too_big": _too_big,
+    "_MAX_TEXT": MAX_TEXT,
+    "_MAX_NUMBER": MAX_NUMBER,
     "_failed": _failed,
     "_while_limit": _while_limit,
     "_cards_of": cards_of,

@@ -6,9 +6,12 @@ Its ``Rules`` (in ``rules.py``) are shared by every ``State`` of the game.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from typing import Any, Iterable, Mapping
 
 from . import interpreter as interp
+from ..cardset.fingerprint import fingerprint
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -34,6 +37,8 @@ class Game:
         options: Mapping[str, Any] | None = None,
         *,
         record_events: bool = True,
+        step_limit: int = 1_000_000,
+        depth_limit: int = 10_000,
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -45,7 +50,21 @@ class Game:
         self.players = players
         self.options = self._resolve_options(options or {})
         self.record_events = record_events
+        for name, value in (("step_limit", step_limit), ("depth_limit", depth_limit)):
+            if type(value) is not int or value < 1:
+                raise OptionError(f"{name} must be a positive integer (got {value!r})")
+        self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.run)
+        self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.rules = Rules(cardset, players, self.options)
+        self._fingerprint: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """What a save of this game must match: the cardset's rules, the player count and the options."""
+        if self._fingerprint is None:
+            text = json.dumps([fingerprint(self.cardset), self.players, self.options], sort_keys=True, default=repr)
+            self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:32]
+        return self._fingerprint
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         specs = self.cardset.options
@@ -118,9 +137,17 @@ class Game:
         interp.run(s)
         return s
 
-    def load_state(self, text: str) -> State:
-        """A state saved with ``State.to_json``."""
-        return state_from_json(self, text)
+    def load_state(self, text: str, *, trusted: bool = False) -> State:
+        """A state saved with ``State.to_json``.
+
+        Anything that does not fit raises ``StateError``: another game, player count, options or
+        version of the cardset (the save's fingerprint), a save that does not parse or hangs
+        together, and -- unless ``trusted`` -- one that is not what its own seed and history give:
+        the history is replayed and the state returned is the replayed one, so nothing edited in
+        a save can reach play.  An arranged state (``State.arrange``) cannot be replayed, so it
+        loads only with ``trusted=True``: load such saves only from a source you trust.
+        """
+        return state_from_json(self, text, trusted=trusted)
 
     def replay(self, seed: int, actions: Iterable[str]) -> State:
         """The state reached from ``seed`` by ``actions``; identical to the original."""

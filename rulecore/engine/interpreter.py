@@ -91,11 +91,23 @@ def ev(state: "State", node: Any, env: dict) -> Any:
 
 
 def run(state: "State") -> None:
-    """Run until a decision is pending or the game is over."""
+    """Run until a decision is pending or the game is over.
+
+    At most ``game.step_limit`` steps (frames handled, and the turns of loops run by generated
+    code) per run, that is per ``apply`` or
+    ``new_game``, and at most ``game.depth_limit`` frames on the stack: past either, a
+    ``RuleError`` at the statement that ran away (a loop that does not end, a procedure that
+    calls itself)."""
     stack = state.stack
     handlers = HANDLERS
+    limit = state.game.step_limit
+    depth = state.game.depth_limit
+    state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
     while stack and state.asking is None:
         frame = stack[-1]
+        state.steps += 1
+        if state.steps > limit or len(stack) > depth:
+            _ran_away(state, frame, state.steps > limit)
         try:
             handlers[type(frame[0])](state, frame)
         except RuleError:
@@ -106,6 +118,18 @@ def run(state: "State") -> None:
                             _span_of(state, exc, frame[0])) from exc
     if not stack and not state.terminal:
         state.finish()
+
+
+def _ran_away(state: "State", frame: Frame, steps: bool) -> None:
+    node = frame[0]
+    if steps:
+        raise RuleError(f"the effects ran more than {state.game.step_limit:,} steps without a decision "
+                        "(Game(step_limit=...) sets the limit); does a loop ever end?", getattr(node, "span", None))
+    # the innermost call or ability on the stack is the one that went too deep
+    span = next((f[0].span for f in reversed(state.stack) if isinstance(f[0], (n.CallProc, n.UseAbility))),
+                getattr(node, "span", None))
+    raise RuleError(f"calls nested more than {state.game.depth_limit:,} deep (Game(depth_limit=...) sets the "
+                    "limit); does a procedure call itself without end?", span)
 
 
 def _in_words(state: "State", exc: BaseException) -> str:

@@ -64,6 +64,7 @@ class State:
     # the pending decision as plain tuples: (player, prompt, actions, kind, labels); ``decision``
     # builds the documented attrs ``Decision`` from it only when it is read
     asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
+    steps: int  # effect steps in the current run (interpreter.run), against Game.step_limit
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events
@@ -139,7 +140,7 @@ class State:
         self.history.append(action)
         try:
             interp.resume(self, index)
-        except RuleError:
+        except BaseException:  # anything (a caller's timeout, KeyboardInterrupt too): the state as it was
             self._restore(snapshot if snapshot is not None else self.game.replay(self.seed, self.history[:-1]))
             raise
 
@@ -441,6 +442,7 @@ class State:
         payload = {
             "format": FORMAT,
             "game": rules.cardset.name,
+            "fingerprint": self.game.fingerprint,
             "players": rules.players,
             "options": rules.options,
             "seed": self.seed,
@@ -487,7 +489,7 @@ class State:
     def _restore(self, before: "State") -> None:
         """After a rule error, put back the state as it was before the action."""
         for field in attrs.fields(State):
-            setattr(self, field.name, getattr(before, field.name))
+            setattr(self, field.name, getattr(before, field.name, None))  # 'steps' is set by each run
         self.ctx = Ctx(self, {})
 
     # ------------------------------------------------------------------ used by the interpreter
@@ -649,6 +651,7 @@ class State:
     def shuffle(self, zone: str) -> None:
         self.rng.shuffle(self._zone_w(zone))
         knowledge.lose_places(self, self.zones[zone])
+        self.revealed.discard(zone)  # a shuffle hides the new order, as a move ends a reveal
         self.emit("shuffle", f"{self.zone_label(zone)} is shuffled", zone=zone)
 
     def hide(self, zone: str) -> None:
@@ -775,18 +778,45 @@ def _own(lists: dict[str, list[int]], owned: set[str], key: str) -> list[int]:
     return mine
 
 
-def state_from_json(game: "Game", text: str) -> State:
-    """Rebuild a state saved by ``to_json``; anything inconsistent raises ``StateError``."""
+def state_from_json(game: "Game", text: str, *, trusted: bool = False) -> State:
+    """Rebuild a state saved by ``to_json``; anything inconsistent raises ``StateError``.
+
+    Unless ``trusted``, the state is re-derived: its history is replayed from its seed and the
+    replayed state must give the saved JSON exactly; the replayed state is returned."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StateError("not a saved state: the JSON is nested too deeply") from None
     except (TypeError, ValueError) as exc:
         raise StateError(f"not a saved state: {exc}") from None
     try:
-        return _from_dict(game, data)
+        state = _from_dict(game, data)
     except StateError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
         raise StateError(f"corrupt saved state: {type(exc).__name__}: {exc}") from None
+    if trusted:
+        return state
+    if state.arranged:
+        raise StateError("this state was laid out with arrange(), so its history cannot confirm it; load it with "
+                         "load_state(text, trusted=True), and only from a source you trust")
+    return _rederived(game, state, data)
+
+
+def _rederived(game: "Game", state: State, data: dict[str, Any]) -> State:
+    """The state the saved seed and history give, if it is the saved one; else ``StateError``."""
+    try:
+        again = game.replay(state.seed, state.history)
+    except IllegalActionError as exc:
+        raise StateError(f"the saved history is not a game of this cardset: {exc}") from None
+    except RuleError as exc:
+        raise StateError(f"the saved history cannot be played again: {exc}") from None
+    mine = json.loads(again.to_json())
+    if mine != data:
+        differ = sorted(k for k in set(mine) | set(data) if mine.get(k) != data.get(k))
+        raise StateError("the saved state is not what its seed and history give (edited or corrupt): "
+                         + ", ".join(map(str, differ[:12])) + " differ")
+    return again
 
 
 def _tuples(value: Any) -> Any:
@@ -807,6 +837,9 @@ def _from_dict(game: "Game", data: Any) -> State:
         raise StateError(f"this state has {data['players']} players, the game {rules.players}")
     if data["options"] != rules.options:
         raise StateError(f"this state was played with options {data['options']}, the game has {rules.options}")
+    if data.get("fingerprint") != game.fingerprint:
+        raise StateError(f"this state was saved with other rules of '{rules.cardset.name}' (another version of the "
+                         "cardset, or the save was edited): its fingerprint does not match")
     s = State(game)
     s.seed = int(data["seed"])
     s.rng = Rng(int(data["rng"]))

@@ -55,6 +55,15 @@ def _zone_cards(ctx: Any, value: str) -> list[int]:
     return cards
 
 
+CHAIN_STEPS = 100_000  # orders chain() may try before it gives up
+MAX_BUILT = 1_000_000  # cards in all the sets that sets() or with_one() may build
+
+
+def _too_much(what: str, cap: int, hint: str) -> ValueError:
+    """The error of a built-in that would do too much work; the interpreter locates it (a RuleError)."""
+    return ValueError(f"{what} would take more than {cap:,} steps; {hint}")
+
+
 def cards_of(ctx: Any, value: Any) -> tuple[int, ...]:
     """Cards of a zone key, a single card, a collection, or none."""
     if type(value) is str:
@@ -132,6 +141,8 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
             by_value[value] = [card]
         else:
             group.append(card)
+    if sum(len(g) * (len(g) + 1) // 2 for g in by_value.values()) > MAX_BUILT:
+        raise _too_much("building these sets", MAX_BUILT, "give sets() fewer cards of one kind")
     out = []
     for group in by_value.values():
         for k in range(1, len(group) + 1):
@@ -144,8 +155,12 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
     itype = ctx.rules.instance_type
     extra_cards = cards_of(ctx, extras)
     out = []
+    built = 0
     for group in items_of(ctx, groups):
         group = cards_of(ctx, group)
+        built += (len(group) + 1) * (len(extra_cards) + 1)
+        if built > MAX_BUILT:
+            raise _too_much("building these sets", MAX_BUILT, "give with_one() fewer groups or extras")
         out.append(group)
         types = set(map(itype.__getitem__, group))
         seen: set[str] = set()
@@ -311,10 +326,15 @@ def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[
     order: list[int] = []
     used = [False] * len(pool)
     failed: set[tuple[int, frozenset[int]]] = set()
+    steps = [0]
 
     def extend(prev: Any) -> bool:
         if len(order) == len(pool):
             return True
+        steps[0] += 1
+        if steps[0] > CHAIN_STEPS:
+            raise _too_much(f"finding an order of these {len(pool)} cards", CHAIN_STEPS,
+                            "no order was found so far; chain() suits hands of a few dozen cards")
         key = (prev if prev is not None else -1, frozenset(i for i, u in enumerate(used) if u))
         if key in failed:
             return False

@@ -46,6 +46,8 @@ KEYWORDS = frozenset(
     counterclockwise top bottom random player players card cards number value""".split()
 )
 
+MAX_DIGITS = 4300  # digits of an integer in effect text (Python's own limit for reading one)
+
 
 @attrs.frozen
 class Symbols:
@@ -345,7 +347,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def exactly_n(self, meta: Any, value: Any) -> tuple[str, n.Expr]:
         if isinstance(value, Token):
-            value = n.Literal(int(value), self._tok_span(value))
+            value = self._int(value, self._tok_span(value))
         return ("exactly", value)
 
     def up_to_n(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
@@ -484,10 +486,26 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return n.Seat(who, -1, self._span(meta))
 
     def number(self, meta: Any, tok: Token) -> n.Literal:
-        return n.Literal(int(tok), self._span(meta))
+        return self._int(tok, self._span(meta))
+
+    def _int(self, tok: Token, span: Span) -> n.Literal:
+        """A number of the text; more than MAX_DIGITS digits is a located problem (Python refuses to read it)."""
+        if len(tok) > MAX_DIGITS:
+            return self._problem(span, f"a number with more than {MAX_DIGITS} digits ({len(tok)})",
+                                 "card games need small numbers", "effect-syntax")
+        return n.Literal(int(tok), span)
 
     def string(self, meta: Any, tok: Token) -> n.Literal:
-        return n.Literal(_unquote(str(tok)), self._span(meta))
+        try:
+            text = _unquote(str(tok))
+            text.encode("utf-8")
+        except UnicodeDecodeError:
+            return self._problem(self._span(meta), "a '\\' in text that starts no escape", "write '\\\\' for a "
+                                 "backslash", "effect-syntax")
+        except UnicodeEncodeError:
+            return self._problem(self._span(meta), "the text holds a character that cannot be printed (a lone "
+                                 "surrogate)", "write the character itself", "effect-syntax")
+        return n.Literal(text, self._span(meta))
 
     def true(self, meta: Any) -> n.Literal:
         return n.Literal(True, self._span(meta))

@@ -353,8 +353,9 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _default_factory(cardset: Any, players: int, options: Mapping[str, Any]) -> SimGame:
-    return rulecore.Game(rulecore.load_cardset(cardset), players=players, options=dict(options), record_events=False)
+def _default_factory(cardset: Any, players: int, options: Mapping[str, Any], roots: tuple[str, ...] = ()) -> SimGame:
+    loaded = rulecore.load_cardset(cardset, roots=roots) if roots else rulecore.load_cardset(cardset)
+    return rulecore.Game(loaded, players=players, options=dict(options), record_events=False)
 
 
 @dataclass(frozen=True)
@@ -687,6 +688,7 @@ def simulate(
     backend: Backend = "local",
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     game_factory: GameFactory | None = None,
+    roots: Sequence[str | os.PathLike[str]] = (),
 ) -> SimulationResult:
     """Play ``games`` games of ``cardset`` between bots and aggregate the results.
 
@@ -702,6 +704,8 @@ def simulate(
     ``game_factory(cardset, players, options)`` replaces the default
     ``rulecore.Game(rulecore.load_cardset(cardset), players=..., options=...)``;
     for worker processes it must be picklable (a module-level function).
+    ``roots`` are folders the default factory's ``load_cardset`` may read besides the
+    cardset's own folder tree (see ``rulecore.load_cardset``).
 
     Raises :class:`rulecore.RulecoreError` for bad arguments, cardsets or options,
     and :class:`SimulationError` (a subclass) if a game fails; it names the
@@ -729,7 +733,8 @@ def simulate(
         bots=(),
         seed=seed,
         max_decisions=max_decisions,
-        factory=game_factory or _default_factory,
+        factory=game_factory or (functools.partial(_default_factory, roots=tuple(os.path.abspath(r) for r in roots))
+                                 if roots else _default_factory),
     )
     # Build once here: bad cardsets, player counts and options fail fast and cleanly,
     # before the bots are matched to the seats (a bad player count is not a bot problem).

@@ -1,0 +1,414 @@
+"""Cardsets and saves from strangers (tests/hostile/): confined files, caps, bounded work, checked saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import rulecore
+from rulecore import Limits
+from rulecore.cardset.loader import load_cardset_text
+from rulecore.cli import app
+from rulecore.cli.validate import validate_file
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+FILES = sorted((HOSTILE / "files").glob("*.yaml"))
+SECRET = ("secret_card", "SECRET LINE", "root:")  # words of the files the corpus tries to read (tests/hostile/secret.yaml, /etc/passwd)
+
+
+def refusals(problems: list[rulecore.Problem]) -> list[rulecore.Problem]:
+    return [p for p in problems if p.code == "refused"]
+
+
+def assert_nothing_shown(*texts: str) -> None:
+    for text in texts:
+        for word in SECRET:
+            assert word not in text
+
+
+# --------------------------------------------------------------------------- files
+
+
+@pytest.mark.parametrize("case", FILES, ids=lambda p: p.name)
+def test_a_file_out_of_bounds_is_refused_by_name_and_never_shown(case: Path) -> None:
+    """include:/extends: of a path outside the tree, a device or a folder: one 'refused' problem, no content."""
+    report = validate_file(case, games=False)
+    assert len(refusals(list(report.problems))) == 1
+    problem = refusals(list(report.problems))[0]
+    assert problem.span.file == str(case) and problem.span.line >= 2
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(case)
+    out = CliRunner().invoke(app, ["validate", "--no-games", "--format", "json", str(case)])
+    text = CliRunner().invoke(app, ["validate", "--no-games", str(case)])
+    assert out.exit_code == 1 and text.exit_code == 1
+    assert_nothing_shown(str(err.value), out.stdout, text.stdout, json.dumps([p.to_dict() for p in report.problems]))
+
+
+def test_roots_and_allow_path_widen_what_a_cardset_may_read() -> None:
+    """load_cardset(roots=[DIR]) and --allow-path DIR let a file outside the tree be read."""
+    case = HOSTILE / "files" / "include-outside.yaml"
+    cs = rulecore.load_cardset(case, roots=[HOSTILE])
+    assert "secret_card_key" in cs.cards
+    result = CliRunner().invoke(app, ["validate", "--no-games", "--allow-path", str(HOSTILE), str(case)])
+    assert "refused" not in result.stdout
+
+
+def test_a_symlink_is_followed_and_then_checked(tmp_path: Path) -> None:
+    """A symlink in the tree that points outside it is refused; one that stays inside is read."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tmp_path / "outside.yaml").write_text("cards:\n  secret_x: {count: 1}\n", encoding="utf-8")
+    (tree / "inside.yaml").write_text("cards:\n  broom: {count: 1}\n", encoding="utf-8")
+    os.symlink(tmp_path / "outside.yaml", tree / "out-link.yaml")
+    os.symlink(tree / "inside.yaml", tree / "in-link.yaml")
+    main = tree / "cardset.yaml"
+    main.write_text("extends: witching-hour\ninclude: [out-link.yaml]\n", encoding="utf-8")
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert [p.code for p in err.value.problems] == ["refused"] and "secret_x" not in str(err.value)
+    main.write_text("extends: witching-hour\ninclude: [in-link.yaml]\n", encoding="utf-8")
+    assert "broom" in rulecore.load_cardset(main).cards
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    """An included FIFO (and a FIFO given as the cardset) is refused, never opened: no hang."""
+    os.mkfifo(tmp_path / "pipe.yaml")
+    main = tmp_path / "cardset.yaml"
+    main.write_text("extends: witching-hour\ninclude: [pipe.yaml]\n", encoding="utf-8")
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert "'pipe.yaml' is refused: it is not a regular file" in str(err.value)
+    with pytest.raises(rulecore.CardsetError, match="not a regular file"):
+        rulecore.load_cardset(tmp_path / "pipe.yaml")
+
+
+def test_size_caps_per_file_and_per_cardset(tmp_path: Path) -> None:
+    """A file over Limits.file_bytes, or files together over Limits.cardset_bytes, are refused by name."""
+    (tmp_path / "more.yaml").write_text("cards:\n  broom: {count: 1}\n" + "# padding\n" * 50, encoding="utf-8")
+    main = tmp_path / "cardset.yaml"
+    main.write_text("include: [more.yaml]\n", encoding="utf-8")  # not a whole cardset: only the refusal matters
+    size = (tmp_path / "more.yaml").stat().st_size
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main, limits=Limits(file_bytes=size - 1))
+    assert f"'more.yaml' is refused: it is larger than {size - 1} bytes" in str(err.value)
+    with pytest.raises(rulecore.CardsetError, match="together are larger than"):
+        rulecore.load_cardset(main, limits=Limits(cardset_bytes=size + 10))
+    with pytest.raises(rulecore.CardsetError, match="the cardset file '.*cardset.yaml' is refused: it is larger"):
+        rulecore.load_cardset(main, limits=Limits(file_bytes=10))
+    with pytest.raises(rulecore.CardsetError) as err:
+        rulecore.load_cardset(main)
+    assert "refused" not in str(err.value)
+
+
+def test_text_without_a_file_reads_only_builtins() -> None:
+    """load_cardset_text with no file name may extend a built-in, but not include a file of the working folder."""
+    assert load_cardset_text("extends: witching-hour\n").name == "witching-hour"
+    with pytest.raises(rulecore.CardsetError) as err:
+        load_cardset_text("extends: witching-hour\ninclude: [pyproject.toml]\n")
+    assert [p.code for p in err.value.problems] == ["refused"]
+
+
+# --------------------------------------------------------------------------- leaks by the shape of the game
+
+
+def telling(cs: rulecore.Cardset) -> list[rulecore.Problem]:
+    return [w for w in cs.warnings if w.code == "telling"]
+
+
+def test_a_menu_that_shrinks_on_hidden_cards_is_a_warning(tiny) -> None:
+    """A menu whose options depend on a hidden hand, without 'always', warns at the choose with a hint."""
+    body = '''
+        choose by 0 "Your turn" {
+          option "Pass" { say 1 }
+          option each c in hand of 0 label "Play " + c.name { say 2 }
+        }
+    '''
+    (w,) = telling(tiny.cardset(body))
+    assert w.severity == "warning" and w.span.line > 0 and "Your turn" in w.message and "always" in w.hint
+    assert telling(tiny.cardset(body.replace('"Your turn" {', '"Your turn" always {'))) == []
+
+
+def test_counts_and_public_zones_do_not_warn(tiny) -> None:
+    """Options that depend only on public zones or a hidden zone's count tell nothing: no warning."""
+    body = '''
+        choose by 0 "Go" {
+          option "Pass" { say 1 }
+          option "Draw" when count(hand of 0) > 0 { say 2 }
+          option each c in table label "Take " + c.name { say 3 }
+        }
+    '''
+    assert telling(tiny.cardset(body)) == []
+
+
+def test_a_menu_asked_only_under_an_if_on_hidden_cards_warns(tiny) -> None:
+    """A question asked only when a hidden card fits tells the others that it does; a tainted local counts."""
+    body = '''
+        let drawn = first(deck)
+        if drawn.power > 3 {
+          choose by 0 "Keep it?" always {
+            option "Yes" { say 1 }
+            option "No" { say 2 }
+          }
+        }
+    '''
+    (w,) = telling(tiny.cardset(body))
+    assert "asked only when an 'if'" in w.message
+    both = body.rstrip()[:-len("}")] + '''} else {
+          choose by 0 "Other?" always {
+            option "A" { say 3 }
+            option "B" { say 4 }
+          }
+        }
+    '''
+    assert telling(tiny.cardset(both)) == []  # a question either way: nothing told
+
+
+@pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
+def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
+    """Witching Hour's and Witty Witches' menus ("Your turn", "Discard the card you drew?", ...) do not tell."""
+    assert telling(rulecore.load_cardset(game)) == []
+
+
+# --------------------------------------------------------------------------- sizes and numbers
+
+SIZES = {
+    "huge-int-yaml.yaml": "a number with more than 4300 digits",
+    "huge-int-effect.yaml": "a number with more than 4300 digits",
+    "lone-surrogate-name.yaml": "cannot be printed (a lone surrogate)",
+    "lone-surrogate-text.yaml": "cannot be printed (a lone surrogate)",
+    "too-many-cards.yaml": "the cards add up to 200056, more than the limit of 100000",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_huge_numbers_cards_and_unprintable_text_are_located_problems(name: str) -> None:
+    """Each file of tests/hostile/sizes gives its one located error, never a raw ValueError or a crash."""
+    case = HOSTILE / "sizes" / name
+    errors = [p for p in validate_file(case, games=False).problems if p.severity == "error"]
+    assert [p.message for p in errors if SIZES[name] in p.message] and len(errors) == 1
+    assert errors[0].span.line > 0 and errors[0].code != "internal"
+    errors[0].render().encode("utf-8")  # printable
+
+
+def test_the_corpus_of_sizes_is_complete() -> None:
+    """Every file of tests/hostile/sizes is listed with its expected problem."""
+    assert {p.name for p in (HOSTILE / "sizes").glob("*.yaml")} == set(SIZES)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["explain"], ["simulate", "-n", "1", "-w", "1"], ["play"]])
+def test_no_command_crashes_on_an_unprintable_name(command: list[str]) -> None:
+    """validate, explain, simulate and play report the lone surrogate as a problem (exit 1), no traceback."""
+    case = str(HOSTILE / "sizes" / "lone-surrogate-name.yaml")
+    result = CliRunner().invoke(app, [*command, case], input="q\n")
+    assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "lone surrogate" in " ".join(result.output.split())
+
+
+def test_text_with_a_raw_surrogate_renders(tiny) -> None:
+    """Text given to the loader with a raw lone surrogate: a YAML problem whose rendering can be printed."""
+    with pytest.raises(rulecore.CardsetError) as err:
+        load_cardset_text(tiny.text("say 1").replace("Gold Coin", "Gold \ud800"), "inline.yaml")
+    str(err.value).encode("utf-8")
+    assert "not allowed in a YAML file" in str(err.value)
+
+
+def test_effect_text_caps(tiny) -> None:
+    """A piece of effect text over Limits.effect_chars, or all of it over effect_total, is a located problem."""
+    body = "say 1\n" * 40
+    with pytest.raises(rulecore.CardsetError, match="the effect text is longer than 100 characters"):
+        load_cardset_text(tiny.text(body), "inline.yaml", limits=Limits(effect_chars=100))
+    with pytest.raises(rulecore.CardsetError, match="effect text is longer than 150 characters in all"):
+        load_cardset_text(tiny.text(body), "inline.yaml", limits=Limits(effect_total=150))
+    assert load_cardset_text(tiny.text(body), "inline.yaml").name == "tiny"
+
+
+def test_a_very_long_line_is_cut_around_the_caret() -> None:
+    """A problem on a line of thousands of characters shows 160 of them around the caret."""
+    (problem,) = [p for p in validate_file(HOSTILE / "sizes" / "huge-int-yaml.yaml", games=False).problems]
+    shown = problem.render().splitlines()[1]
+    assert len(shown) < 200 and shown.rstrip().endswith("...")
+
+
+# --------------------------------------------------------------------------- bounded work
+
+
+def run_away(tiny, body: str, procedures: str = "", **limits: int) -> rulecore.RuleError:
+    game = rulecore.Game(tiny.cardset(body, procedures=procedures), 2, **limits)
+    with pytest.raises(rulecore.RuleError) as err:
+        game.new_game(0)
+    return err.value
+
+
+def test_a_loop_that_does_not_end_hits_the_step_limit(tiny) -> None:
+    """'repeat 1000000000 {}' stops at Game(step_limit=...) with a RuleError at the repeat."""
+    err = run_away(tiny, "repeat 1000000000 { let y = 1 }", step_limit=5000)
+    assert "ran more than 5,000 steps" in str(err) and err.span is not None and err.span.line > 0
+
+
+def test_a_procedure_calling_itself_hits_the_depth_limit(tiny) -> None:
+    """A procedure that calls itself (not in tail position) stops at depth_limit with a RuleError."""
+    err = run_away(tiny, "call deep", procedures='deep: |\n  call deep\n  say "never"', depth_limit=500)
+    assert "nested more than 500 deep" in str(err) and err.span is not None
+
+
+def test_text_and_numbers_that_double_are_refused(tiny) -> None:
+    """'let s = s + s' and 'let x = x * x' in a loop stop with a RuleError, not MemoryError."""
+    err = run_away(tiny, 'let s = "ab"\nrepeat 100 { let s = s + s }')
+    assert "a text of more than 1,000,000 characters" in str(err)
+    err = run_away(tiny, "let big = 3\nrepeat 100 { let big = big * big }")
+    assert "more than 1000 digits" in str(err)
+
+
+def test_chain_over_many_cards_with_no_order_gives_up(tiny) -> None:
+    """chain() over 40 cards with no order (25 and 15 that link only across) stops with a clear RuleError."""
+    cards = "\n".join(f"c{i}: {{count: 1, props: {{g: {int(i < 25)}, u: {i}}}}}" for i in range(40))
+    game = rulecore.Game(tiny.cardset('say count(chain(deck, none, 0, "g", "u"))', cards=cards), 2)
+    with pytest.raises(rulecore.RuleError, match="chain\\(\\).*more than 100,000 steps"):
+        game.new_game(0)
+
+
+def test_sets_over_huge_copies_is_refused(tiny) -> None:
+    """sets() over two kinds of 10,000 copies would build 100M cards: a RuleError instead."""
+    game = rulecore.Game(tiny.cardset("say count(sets(deck))", cards="x: {count: 10000}\nz: {count: 10000}"), 2)
+    with pytest.raises(rulecore.RuleError, match="building these sets would take more than"):
+        game.new_game(0)
+
+
+def test_limits_must_be_positive(tiny) -> None:
+    """Game(step_limit=0) is an OptionError."""
+    with pytest.raises(rulecore.OptionError):
+        rulecore.Game(tiny.cardset("say 1"), 2, step_limit=0)
+
+
+# --------------------------------------------------------------------------- saves
+
+
+@pytest.fixture(scope="module")
+def a_save() -> tuple[rulecore.Game, rulecore.State, str]:
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), 3)
+    state = game.new_game(seed=21)
+    for _ in range(15):
+        state.apply(state.legal_actions()[-1])
+    return game, state, state.to_json()
+
+
+def _edit(text: str, change) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def _other_frame(d: dict) -> None:
+    d["frames"][-1][0] = d["frames"][-1][0] - 1
+
+
+def _swap_hands(d: dict) -> None:
+    d["zones"]["hand/0"], d["zones"]["hand/1"] = d["zones"]["hand/1"], d["zones"]["hand/0"]
+
+
+TAMPERED = {
+    "a hand revealed to all": lambda d: d.update(revealed=["hand/1"]),
+    "a card turned face up": lambda d: d.update(faceup=[d["zones"]["hand/1"][0]]),
+    "a card turned face down": lambda d: d.update(facedown=[d["zones"]["hand/1"][0]]),
+    "an option renamed": lambda d: d["decision"]["options"][0].__setitem__(0, "Play Skull"),
+    "option values edited": lambda d: d["decision"].update(values=list(reversed(d["decision"]["values"]))),
+    "another chooser": lambda d: d["decision"].update(player=(d["decision"]["player"] + 1) % 3),
+    "another prompt": lambda d: d["decision"].update(prompt="Give me your cards"),
+    "hands swapped": _swap_hands,
+    "a frame pointing elsewhere": _other_frame,
+    "a local variable edited": lambda d: d["envs"][-1].update({"$this": 0, "$you": 0}),
+    "counters edited": lambda d: d["counters"]["total"].__setitem__(0, 99),
+    "the generator edited": lambda d: d.update(rng=d["rng"] + 1),
+    "the seed edited": lambda d: d.update(seed=d["seed"] + 1),
+    "a history entry edited": lambda d: d["history"].__setitem__(0, "Attack"),
+    "the history cut": lambda d: d["history"].pop(),
+    "an action added": lambda d: d["history"].append(d["history"][-1]),
+    "the log edited": lambda d: d["log"][0].update(text="nothing happened"),
+    "a card mark added": lambda d: d["marks"].update({"0": ["bound"]}),
+    "the game over": lambda d: d.update(terminal=True),
+    "the fingerprint edited": lambda d: d.update(fingerprint="0" * 32),
+    "no fingerprint": lambda d: d.pop("fingerprint"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERED))
+def test_a_tampered_save_is_a_state_error(a_save, what: str) -> None:
+    """Every edit of a save (frames, decision, reveals, faces, history, ...) is a StateError, never a state."""
+    game, _, text = a_save
+    with pytest.raises(rulecore.StateError):
+        game.load_state(_edit(text, TAMPERED[what]))
+
+
+def test_an_untouched_save_loads_as_its_replay(a_save) -> None:
+    """An honest save loads (re-derived from its seed and history) and writes the same JSON."""
+    game, state, text = a_save
+    again = game.load_state(text)
+    assert again.to_json() == text and again.legal_actions() == state.legal_actions()
+
+
+def test_deeply_nested_json_is_a_state_error(a_save) -> None:
+    """100,000 nested '[' are a StateError, not a RecursionError."""
+    game, _, _ = a_save
+    with pytest.raises(rulecore.StateError, match="nested too deeply"):
+        game.load_state("[" * 100_000 + "]" * 100_000)
+
+
+def test_a_save_of_changed_rules_of_the_same_name_is_refused(a_save) -> None:
+    """A save from another version of the cardset (same name, other counts) fails its fingerprint."""
+    _, _, text = a_save
+    changed = rulecore.Game(load_cardset_text("extends: witching-hour\ncards:\n  bell: {count: 7}\n"), 3)
+    assert changed.cardset.name == "witching-hour"
+    with pytest.raises(rulecore.StateError, match="fingerprint"):
+        changed.load_state(text)
+
+
+def test_the_fingerprint_ignores_where_the_files_lie(tmp_path: Path) -> None:
+    """The same rules loaded from another folder have the same fingerprint; other rules another one."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "v.yaml").write_text("extends: witching-hour\ncards:\n  bell: {count: 7}\n",
+                                                  encoding="utf-8")
+    a, b = (rulecore.Game(rulecore.load_cardset(tmp_path / f / "v.yaml"), 3).fingerprint for f in "ab")
+    assert a == b != rulecore.Game(rulecore.load_cardset("witching-hour"), 3).fingerprint
+
+
+def test_an_arranged_save_loads_only_when_trusted(a_save) -> None:
+    """An arranged state cannot be replayed: its save is refused unless load_state(..., trusted=True)."""
+    game, _, _ = a_save
+    state = game.new_game(seed=3)
+    state.arrange({"hand/0": ["bell", "bell"]}, rest="discard")
+    with pytest.raises(rulecore.StateError, match="arrange"):
+        game.load_state(state.to_json())
+    assert game.load_state(state.to_json(), trusted=True).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, MemoryError, RuntimeError])
+def test_apply_is_atomic_whatever_interrupts_it(a_save, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
+    """An exception of any kind inside apply (a caller's timeout, Ctrl-C) leaves the state exactly as it was."""
+    from rulecore.engine import interpreter
+
+    game, _, text = a_save
+    state = game.load_state(text)
+    real = interpreter.resume
+
+    def interrupted(s: rulecore.State, index: int) -> None:
+        real(s, index)  # the action has been carried out, then the interruption comes (once)
+        monkeypatch.setattr(interpreter, "resume", real)
+        raise error()
+
+    monkeypatch.setattr(interpreter, "resume", interrupted)
+    with pytest.raises(error):
+        state.apply(state.legal_actions()[0])
+    assert state.to_json() == text
+
+
+def test_a_shuffle_ends_a_reveal(tiny) -> None:
+    """'reveal deck' then 'shuffle deck': the others do not see the new order."""
+    state = tiny.run('reveal deck\nshuffle deck\nlet c = choose card from deck by 0')
+    assert "cards" not in state.view(1)["zones"]["deck"]
