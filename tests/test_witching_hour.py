@@ -1037,6 +1037,7 @@ def test_defender_who_empties_last_starts_next_round_two_players() -> None:
     """Round end: the defender who blocks with their last card had cards last, so starts the next round."""
     _, state = new_game(2, seed=0)
     state.arrange({"hand/0": ["bell"], "hand/1": ["candle"], "hex/0": [], "hex/1": []}, rest="discard")
+    state.apply("Attack")  # 'Your turn' is asked even when attacking is all there is
     state.apply("Block with 1 Candle")
     assert state.round == 2
     assert state.decision.player == 1 and state.decision.prompt == "Your turn"
@@ -1148,6 +1149,7 @@ def test_negative_first_round_recorded_as_zero_in_result() -> None:
     _, state = new_game(3, seed=0)
     state.arrange({"hand/0": ["bell"], "hand/1": ["bell"], "hand/2": [],
                    "hex/0": ["chalice"], "hex/1": [], "hex/2": []}, rest="discard")
+    state.apply("Attack")  # 'Your turn' is asked even when attacking is all there is
     state.apply("Take the cards")
     assert state.counters["round_score"][0] == 0
     assert state.result()["round_scores"][0][0] == 0

@@ -274,7 +274,8 @@ def test_bonus_is_asked_even_when_extra_turn_is_the_only_bonus() -> None:
     """The bonus is a decision even with nothing to witch: 'Take an extra turn' or 'Neither'."""
     _, state = new_game(3, mode="master", table_talk=False)
     layout(state, {0: [WBB, DSY], **others(3)}, [WBB])
-    answer_only(state, TURN, "Play the doppelganger " + name(WBB))  # the only option, still asked ('always')
+    assert state.decision.prompt == TURN and options(state) == {"Play the doppelganger " + name(WBB), DRAW}
+    state.apply("Play the doppelganger " + name(WBB))
     assert zone(state, "discard") == [WBB, WBB]
     assert state.decision.prompt == BONUS and options(state) == {EXTRA, NEITHER}
 

@@ -572,6 +572,13 @@ def _every_branch_asks(node: n.If) -> bool:
     return all(body is not None and any(isinstance(x, n.Menu) for x in walk(body)) for body in bodies)
 
 
+def _menu_name(menu: n.Menu) -> str:
+    """A menu as a warning names it: its prompt (a computed one as written), else 'this menu'."""
+    if menu.prompt is None or menu.prompt == "":
+        return "this menu"
+    return f"'{menu.prompt}'" if isinstance(menu.prompt, str) else render_expr(menu.prompt)
+
+
 def _telling_menus(cs: "Cardset") -> list[Problem]:
     """Menus whose asking depends on hidden cards: without 'always' one that can shrink to one option
     (then it is not asked), and any menu asked only under an 'if' on hidden cards."""
@@ -586,7 +593,7 @@ def _telling_menus(cs: "Cardset") -> list[Problem]:
                 for inner in walk(node):
                     if isinstance(inner, n.Menu) and id(inner) not in guarded:
                         guarded.add(id(inner))
-                        prompt = f"'{inner.prompt}'" if inner.prompt else "this menu"
+                        prompt = _menu_name(inner)
                         out.append(warning(inner.span, f"the menu {prompt} is asked only when an 'if' on cards others "
                                            "cannot see holds: they learn about those cards from being asked or not",
                                            "ask it every time ('always'), and leave out the options that do not "
@@ -594,7 +601,7 @@ def _telling_menus(cs: "Cardset") -> list[Problem]:
             if not isinstance(node, n.Menu) or node.always or id(node) in guarded:
                 continue
             if any(_telling(item, cs, hidden, tainted) for item in node.items):
-                prompt = f"'{node.prompt}'" if node.prompt else "this menu"
+                prompt = _menu_name(node)
                 out.append(warning(node.span, f"the menu {prompt} is not asked when only one option is left, and "
                                    "which options there are depends on cards others cannot see: they learn about "
                                    "them", _ALWAYS_HINT, "telling"))

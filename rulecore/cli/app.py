@@ -274,8 +274,8 @@ def _load(game: str, allow: Sequence[str] | None = None) -> Any:
                 f"{game!r} is a folder without a cardset.yaml; give a cardset YAML file, a folder holding "
                 f"cardset.yaml, or a built-in name ({_builtin_names()})"
             )
-        return rulecore.load_cardset(Path(game), roots=allow or ())
-    return rulecore.load_cardset(game, roots=allow or ())
+        game = str(Path(game) / "cardset.yaml")
+    return rulecore.load_cardset(game, roots=allow) if allow else rulecore.load_cardset(game)
 
 
 def _players_or_default(players: int | None, cardset: Any) -> int:
