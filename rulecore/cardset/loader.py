@@ -221,7 +221,7 @@ class ParseCache:
         self.size = size
         self._entries: dict[Any, tuple[Any, list[Problem]]] = {}
         # whole cardsets loaded from files: (path, roots, limits) -> (the files it was read from, cardset)
-        self._cardsets: dict[Any, tuple[list[tuple[str, tuple[int, ...]]], Cardset]] = {}
+        self._cardsets: dict[Any, tuple[list[tuple[str, tuple[int, int, int, int]]], Cardset]] = {}
 
     def keep_cardset(self, key: Any, files: list[str], cardset: Cardset) -> None:
         """Remember a cardset loaded as ``key`` (path, roots, limits) and the files it came from,
