@@ -9,6 +9,7 @@ import difflib
 from typing import Any, Iterable, Mapping
 
 from . import interpreter as interp
+from .actions import ActionCodec
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -46,6 +47,25 @@ class Game:
         self.options = self._resolve_options(options or {})
         self.record_events = record_events
         self.rules = Rules(cardset, players, self.options)
+        self._codec: ActionCodec | None = None
+        self._observer: Any = None
+
+    # ---- stable action ids (engine/actions.py) and observations (engine/observation.py)
+    @property
+    def action_codec(self) -> ActionCodec:
+        """The game's stable action ids, read from its effect trees and cards the first time they are asked for."""
+        if self._codec is None:
+            self._codec = ActionCodec(self.rules)
+        return self._codec
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many stable action ids the game has (ids are 0 .. num_distinct_actions - 1)."""
+        return len(self.action_codec.keys)
+
+    def action_label(self, action_id: int) -> str:
+        """What a stable action id means, in words (the same in every state)."""
+        return self.action_codec.describe(action_id)
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         specs = self.cardset.options
