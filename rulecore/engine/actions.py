@@ -69,7 +69,7 @@ class ActionCodec:
         keys += [("card", t, z, k) for t in types for z, k in zone_places]
         seats = [("seat", k) for k in range(players)]
         numbers = [("number", v) for v in NUMBERS]
-        texts = [("text", s) for s in sorted(self._texts(rules))]
+        texts = [("text", s) for s in sorted(self.texts(rules))]
         keys += seats + numbers + texts
         self.item_kind: dict[int, str | None] = {}
         dynamic = [item for m in menus for item in m.items if isinstance(item, n.DynamicOption)]
@@ -102,7 +102,7 @@ class ActionCodec:
 
     # ---- the id space
     @staticmethod
-    def _texts(rules: Any) -> set[str]:
+    def texts(rules: Any) -> set[str]:
         cardset = rules.cardset
         out: set[str] = set()
         roots: list[Any] = list(rules.nodes) + [f.body for f in cardset.functions.values()]

@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from . import interpreter as interp
 from .actions import ActionCodec
+from .observation import Observer
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -48,7 +49,7 @@ class Game:
         self.record_events = record_events
         self.rules = Rules(cardset, players, self.options)
         self._codec: ActionCodec | None = None
-        self._observer: Any = None
+        self._observer: Observer | None = None
 
     # ---- stable action ids (engine/actions.py) and observations (engine/observation.py)
     @property
@@ -62,6 +63,23 @@ class Game:
     def num_distinct_actions(self) -> int:
         """How many stable action ids the game has (ids are 0 .. num_distinct_actions - 1)."""
         return len(self.action_codec.keys)
+
+    @property
+    def observer(self) -> Observer:
+        """The game's observation layout, read from its cardset the first time it is asked for."""
+        if self._observer is None:
+            self._observer = Observer(self.rules, ActionCodec.texts(self.rules))
+        return self._observer
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of ``state.observation(player)``: one number per slot."""
+        return (len(self.observer.slots),)
+
+    @property
+    def observation_slots(self) -> tuple[str, ...]:
+        """What each slot of an observation holds, in words."""
+        return self.observer.slots
 
     def action_label(self, action_id: int) -> str:
         """What a stable action id means, in words (the same in every state)."""
