@@ -24,7 +24,7 @@ from .. import Cardset, Game, load_cardset
 class RulecoreEnv(AECEnv):  # type: ignore[misc]
     """One rulecore game as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "rulecore_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "rulecore_v0", "is_parallelizable": False}
 
     def __init__(self, cardset: Cardset | str, players: int, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None):
