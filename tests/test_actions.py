@@ -112,3 +112,15 @@ def test_action_label_and_bad_ids():
     with pytest.raises(IllegalActionError):
         state.apply_id(illegal)
     assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name,players,options", TABLES[::2])
+def test_ids_survive_save_load_and_resample(name, players, options):
+    """A loaded save, and a resample for the chooser, have the same legal ids as the original."""
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    for k, state in enumerate(_walk(game, range(2), 120)):
+        if k % 10:
+            continue
+        ids = state.legal_action_ids()
+        assert game.load_state(state.to_json()).legal_action_ids() == ids
+        assert state.resample(state.current_player, k).legal_action_ids() == ids
