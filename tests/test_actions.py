@@ -9,6 +9,7 @@ import pytest
 
 import rulecore
 from rulecore import IllegalActionError
+from rulecore.lang import nodes as n
 
 TABLES = [
     ("witching-hour", 3, {}),
@@ -124,3 +125,28 @@ def test_ids_survive_save_load_and_resample(name, players, options):
         ids = state.legal_action_ids()
         assert game.load_state(state.to_json()).legal_action_ids() == ids
         assert state.resample(state.current_player, k).legal_action_ids() == ids
+
+
+@pytest.mark.parametrize("name,players,options", TABLES[::2])
+def test_an_option_id_names_the_card_type_not_the_card(name, players, options):
+    """Swapping the card behind an `option each` option for another card of its type keeps its id, so an
+    id never tells same-looking cards apart (a hidden card's identity would leak, and IS-MCTS trees split)."""
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    codec, types = game.action_codec, game.rules.instance_type
+    swapped = 0
+    for state in _walk(game, range(30), 200):
+        node, pc, entries, env = state.stack[-1]
+        if not isinstance(node, n.Menu):
+            continue
+        for i, (label, idx, value) in enumerate(entries):
+            if not isinstance(node.items[idx], n.DynamicOption) or type(value) is not int:
+                continue
+            twins = [c for c in range(len(types)) if c != value and types[c] == types[value]]
+            if not twins or codec.item_kind[id(node.items[idx])] not in (None, "card", "cards"):
+                continue
+            other = state.clone()
+            changed = entries[:i] + ((label, idx, twins[0]),) + entries[i + 1:]
+            other.stack[-1] = (node, pc, changed, env)
+            assert codec.legal_keys(other) == codec.legal_keys(state)
+            swapped += 1
+    assert swapped > 0

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import pathlib
+import re
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -70,3 +75,14 @@ def test_openspiel_ismcts_bot_plays():
         state.apply_action(action)
         moves += 1
     assert by_bot > 0
+
+
+def test_the_docs_example_runs():
+    """The OpenSpiel example of docs/ai.md plays a game to the end with the ISMCTS bot."""
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[1]
+    assert "ISMCTSBot" in code
+    scope: dict = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, "docs/ai.md", "exec"), scope)
+    assert scope["state"].is_terminal()

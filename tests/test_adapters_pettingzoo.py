@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import pathlib
+import re
 
 import pytest
 
@@ -59,3 +61,13 @@ def test_reset_seed_is_the_game_seed():
     env = pz.env("witching-hour", 3)
     env.reset(seed=11)
     assert env.state.to_json() == env.game.new_game(11).to_json()
+
+
+def test_the_docs_example_runs():
+    """The PettingZoo example of docs/ai.md plays its episodes."""
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    assert "pettingzoo" in code
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(code, "docs/ai.md", "exec"), {})
+    assert "wins per seat" in out.getvalue()

@@ -18,7 +18,9 @@ A key is a tuple; ids are positions in ``ActionCodec.keys``:
 - ``("set", types)``: a multiset of card types (sorted in card order), up to ``SET_SIZE`` cards,
   for games that ``choose set``;
 - ``("item", node, sub)``: a value of an ``option each`` menu item (``node`` numbers the item),
-  ``sub`` as above: ``("card", type)``, ``("seat", k)``, ``("number", v)``, ``("set", types)``;
+  ``sub`` as above: ``("card", type)``, ``("seat", k)``, ``("number", v)``, ``("set", types)``, by
+  what the item's text shows its values to be; a number from an item whose text does not show it
+  takes the fallback (it could be a card, and a card's number would tell hidden cards apart);
 - ``("answer", event, type)``: use a card of that type answering the event (signal offers and
   ``option answers``);
 - ``("position", node, i)``: the fallback, the ``i``-th option (``i < POSITIONS``) of the question
@@ -75,7 +77,7 @@ class ActionCodec:
         dynamic = [item for m in menus for item in m.items if isinstance(item, n.DynamicOption)]
         set_kinds = any(c.kind == "set" for c in chooses)
         for item in dynamic:
-            kind = self._kind(item.source, cardset.functions)
+            kind = self._kind(item.source, cardset.functions) or self._reads_as_card(item)
             self.item_kind[id(item)] = kind
             set_kinds = set_kinds or kind == "set"
         sets = [("set", s) for s in self._multisets(rules.instance_type, types)] if set_kinds else []
@@ -89,6 +91,8 @@ class ActionCodec:
                 subs = seats
             elif kind == "set":
                 subs = sets
+            elif kind is None:
+                subs = texts  # a number of unknown meaning could be a card: it takes the fallback
             else:
                 subs = numbers + texts
             keys += [("item", node, sub) for sub in subs]
@@ -127,6 +131,17 @@ class ActionCodec:
         if kind is None and isinstance(expr, n.UserCall) and depth < 8 and expr.func in functions:
             return ActionCodec._kind(functions[expr.func].body, functions, depth + 1)
         return kind
+
+    @staticmethod
+    def _reads_as_card(item: n.DynamicOption) -> str | None:
+        """'card' when the item's label or condition reads a property of its value (``d.name``): only
+        cards have properties."""
+        for expr in (item.label, item.cond):
+            for node in walk(expr) if expr is not None else ():
+                if isinstance(node, n.Attr) and isinstance(node.obj, (n.Var, n.Builtin)) and \
+                        node.obj.name in (item.var, "it"):
+                    return "card"
+        return None
 
     @staticmethod
     def _multisets(instances: Iterable[str], types: list[str]) -> list[tuple[str, ...]]:
@@ -225,8 +240,9 @@ class ActionCodec:
             elif isinstance(item, n.AnswerOption):
                 keys.append(("answer", item.event, rules.instance_type[value]))
             else:
-                sub = self._value_key(self.item_kind.get(id(item)), value, chooser)
-                keys.append(("item", rules.node_id[id(item)], sub))
+                kind = self.item_kind.get(id(item))
+                sub = self._value_key(kind, value, chooser) if kind is not None or type(value) is str else None
+                keys.append(("item", rules.node_id[id(item)], sub) if sub is not None else None)
         return keys
 
     # ---- the API
