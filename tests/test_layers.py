@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import grimp
@@ -101,3 +103,16 @@ def test_no_folder_holds_more_than_twelve_modules() -> None:
     crowded = {str(d.relative_to(REPO)): n for d in [PACKAGE, *PACKAGE.rglob("*")] if d.is_dir()
                and (n := len(list(d.glob("*.py")))) > 12}
     assert crowded == {}
+
+
+def test_the_core_imports_nothing_of_the_rl_extra() -> None:
+    """Playing a game with action ids and observations loads none of the rl extra's packages."""
+    code = (
+        "import sys, rulecore\n"
+        "g = rulecore.Game(rulecore.load_cardset('witty-witches'), 3)\n"
+        "s = g.new_game(1); s.apply_id(s.legal_action_ids()[0]); s.observation(0)\n"
+        "import rulecore.adapters\n"
+        "bad = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel'} & set(sys.modules)\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True)

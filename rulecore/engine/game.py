@@ -12,6 +12,8 @@ from typing import Any, Iterable, Mapping
 
 from . import interpreter as interp
 from ..cardset.fingerprint import fingerprint
+from .actions import ActionCodec
+from .observation import Observer
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -57,6 +59,8 @@ class Game:
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.rules = Rules(cardset, players, self.options)
         self._fingerprint: str | None = None
+        self._codec: ActionCodec | None = None
+        self._observer: Observer | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -65,6 +69,40 @@ class Game:
             text = json.dumps([fingerprint(self.cardset), self.players, self.options], sort_keys=True, default=repr)
             self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:32]
         return self._fingerprint
+
+    # ---- stable action ids (engine/actions.py) and observations (engine/observation.py)
+    @property
+    def action_codec(self) -> ActionCodec:
+        """The game's stable action ids, read from its effect trees and cards the first time they are asked for."""
+        if self._codec is None:
+            self._codec = ActionCodec(self.rules)
+        return self._codec
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many stable action ids the game has (ids are 0 .. num_distinct_actions - 1)."""
+        return len(self.action_codec.keys)
+
+    @property
+    def observer(self) -> Observer:
+        """The game's observation layout, read from its cardset the first time it is asked for."""
+        if self._observer is None:
+            self._observer = Observer(self.rules, ActionCodec.texts(self.rules))
+        return self._observer
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The shape of ``state.observation(player)``: one number per slot."""
+        return (len(self.observer.slots),)
+
+    @property
+    def observation_slots(self) -> tuple[str, ...]:
+        """What each slot of an observation holds, in words."""
+        return self.observer.slots
+
+    def action_label(self, action_id: int) -> str:
+        """What a stable action id means, in words (the same in every state)."""
+        return self.action_codec.describe(action_id)
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         specs = self.cardset.options

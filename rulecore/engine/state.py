@@ -120,6 +120,18 @@ class State:
             return []
         return list(asking[2])
 
+    def legal_action_ids(self) -> list[int]:
+        """The stable ids of ``legal_actions()``, in the same order (see ``Game.num_distinct_actions``)."""
+        return self.game.action_codec.legal_ids(self)
+
+    def observation(self, player: int) -> list[float]:
+        """A fixed-length vector (``game.observation_shape``) built from ``view(player)`` alone."""
+        return self.game.observer.observe(self.view(player))
+
+    def apply_id(self, action_id: int) -> None:
+        """``apply`` the action whose stable id is ``action_id``; an id not legal now raises ``IllegalActionError``."""
+        self.apply(self.game.action_codec.action_for(self, action_id))
+
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
         asking = self.asking

@@ -1,0 +1,73 @@
+"""The PettingZoo AEC adapter (rulecore/adapters/pettingzoo.py) passes PettingZoo's own tests."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import pathlib
+import re
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+import rulecore  # noqa: E402
+from rulecore.adapters import pettingzoo as pz  # noqa: E402
+
+AD_SCENES = rulecore.load_cardset("approaching-dawn").options["scene"].choices or ()
+TABLES = (
+    [("witching-hour", 2, {}), ("witching-hour", 5, {})]
+    + [("witty-witches", 3, {"mode": mode}) for mode in ("apprentice", "master")]
+    + [("approaching-dawn", 2, {"scene": scene}) for scene in AD_SCENES]
+)
+
+
+@pytest.mark.parametrize("name,players,options", TABLES, ids=lambda v: str(v))
+def test_pettingzoo_api_seed_and_render_tests_pass(name, players, options):
+    """api_test, seed_test and render_test pass for every built-in game and mode."""
+    cycles = 40 if name == "approaching-dawn" else 100
+    with contextlib.redirect_stdout(io.StringIO()):  # api_test prints, and the "human" mode prints
+        api_test(pz.env(name, players, options), num_cycles=cycles)
+        seed_test(lambda: pz.env(name, players, options), num_cycles=cycles // 2)
+        render_test(lambda render_mode="ansi": pz.env(name, players, options, render_mode=render_mode))
+
+
+def test_a_whole_game_ends_with_the_returns_as_rewards():
+    """Playing masked random actions to the end gives each agent the game's return and terminates all."""
+    env = pz.env("witty-witches", 3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(10_000):
+        obs, reward, terminated, truncated, _ = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert obs["observation"].shape == env.game.observation_shape
+        legal = np.flatnonzero(obs["action_mask"])
+        assert sorted(legal.tolist()) == sorted(env.state.legal_action_ids())
+        env.step(int(rng.choice(legal)))
+    assert env.state.is_terminal() and not env.agents
+    assert [total[a] for a in env.possible_agents] == env.state.returns()
+
+
+def test_reset_seed_is_the_game_seed():
+    """reset(seed=s) starts the same game as Game.new_game(s)."""
+    env = pz.env("witching-hour", 3)
+    env.reset(seed=11)
+    assert env.state.to_json() == env.game.new_game(11).to_json()
+
+
+def test_the_docs_example_runs():
+    """The PettingZoo example of docs/ai.md plays its episodes."""
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    assert "pettingzoo" in code
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(code, "docs/ai.md", "exec"), {})
+    assert "wins per seat" in out.getvalue()
