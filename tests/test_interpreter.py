@@ -931,6 +931,61 @@ def test_menu_variable_does_not_leak(tiny):
     assert tiny.says(s) == ["outer"]
 
 
+def _move_actors(state: rulecore.State) -> list[object]:
+    return [e["actor"] for e in state.events(None) if e["type"] == "move"]
+
+
+ACTING = """
+choose by 1 "Go" always {
+  option "Yes" {
+    move top(deck, 1) to table
+    choose by 0 "Inner" always { option "Ok" { move top(deck, 1) to table } }
+    call shift
+  }
+}
+move top(deck, 1) to table
+"""
+
+
+def test_an_options_body_acts_for_its_chooser_until_it_ends(tiny):
+    """Moves in an option's body (and procedures it calls, and inner menus) name the option's chooser
+    as actor; after the menu the actor is the effect's 'you' again (none in the flow)."""
+    s = tiny.run(ACTING, procedures="shift:\n  do: |\n    move top(deck, 1) to table")
+    s.apply("Yes")
+    s.apply("Ok")
+    assert s.is_terminal()
+    assert _move_actors(s) == [1, 0, 1, None]
+
+
+def test_the_chooser_as_actor_survives_save_and_load(tiny):
+    """A state saved inside two nested option bodies loads with the same actors to come."""
+    game = tiny.game(ACTING, procedures="shift:\n  do: |\n    move top(deck, 1) to table")
+    s = game.new_game(1)
+    s.apply("Yes")
+    loaded = game.load_state(s.to_json())
+    assert loaded.to_json() == s.to_json()
+    for state in (s, loaded, s.clone()):
+        state.apply("Ok")
+    assert _move_actors(loaded) == _move_actors(s) == [1, 0, 1, None]
+
+
+def test_break_out_of_an_options_body_gives_the_actor_back(tiny):
+    """'break' from an option's body inside a loop ends its chooser's acting: later moves are the rule's."""
+    s = tiny.run("""
+        while true {
+          choose by 1 "Go" always {
+            option "Stop" {
+              move top(deck, 1) to table
+              break
+            }
+          }
+        }
+        move top(deck, 1) to table
+    """)
+    s.apply("Stop")
+    assert _move_actors(s) == [1, None]
+
+
 # --------------------------------------------------------------------------- turns
 
 

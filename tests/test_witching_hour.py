@@ -297,6 +297,19 @@ def test_blocked_attack_all_cards_to_discard() -> None:
     assert state.zones["attack"] == [] and state.zones["block"] == []
 
 
+def test_the_defenders_block_is_logged_as_the_defenders_move() -> None:
+    """The moves of a block name the defender who chose it, not the attacker whose turn it is."""
+    _, state = new_game(3)
+    layout(state, hands={0: n(bell=3, skull=1), 1: n(candle=3, mirror=1), 2: ["bell"]})
+    start = len(state.events(None))
+    for action in ("Attack", "Player 1", "3 Bell", "Block with 3 Candle"):
+        state.apply(action)
+    moves = [e for e in state.events(None)[start:] if e["type"] == "move"]
+    assert [(e["from"], e["to_zone"], e["actor"]) for e in moves] == [
+        ("hand/0", "attack", 0), ("hand/1", "block", 1), ("attack", "discard", 1), ("block", "discard", 1)]
+    assert moves[1]["text"] == "Player 1: Candle, Candle, Candle from Player 1's hand to block"
+
+
 def test_unblocked_attack_goes_to_defenders_hex() -> None:
     """An unblocked attack: the attack cards go into the Defender's Hex pile."""
     _, state = new_game(3)

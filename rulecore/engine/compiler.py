@@ -1136,6 +1136,7 @@ class CodeGen:
         proc = self.compiler.procedures[node.name]
         env = self.tmp()
         w.line(f'{env} = {{"$you": E.get("$you"), "$this": E.get("$this")}}')
+        w.line(f'if "$by" in E: {env}["$by"] = E["$by"]')
         for param, arg in zip(proc.params, node.args):
             value = self.ex(arg, sc)
             w.line(f"{env}[{param!r}] = {value}")

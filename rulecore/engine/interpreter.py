@@ -158,6 +158,29 @@ def _you(env: dict) -> Any:
     return env.get("$you")
 
 
+def actor(env: dict) -> Any:
+    """Who carries out what the running code does, as the event log names it: the player who chose
+    the option whose body is running (``$by``, set by ``_take_option``), else the effect's ``you``."""
+    return env["$by"] if "$by" in env else env.get("$you")
+
+
+def _leave_option(frame: Frame) -> None:
+    """A menu frame waiting under an option's body (pc 2) is left: the actor before the option
+    comes back (its data: (1, the old ``$by``), or (0, None) when there was none)."""
+    env = frame[3]
+    had, old = frame[2]
+    if had:
+        env["$by"] = old
+    else:
+        env.pop("$by", None)
+
+
+def _unwind(frame: Frame) -> None:
+    """A frame is dropped without running to its end (``break``, ``pass``): undo what it holds."""
+    if type(frame[0]) is n.Menu and frame[1] == 2:
+        _leave_option(frame)
+
+
 # ---- asking a pending question again (State.arrange)
 
 
@@ -289,7 +312,7 @@ def s_flip(state: "State", node: n.Flip, env: dict) -> None:
 
 
 def s_rotate(state: "State", node: n.Rotate, env: dict) -> None:
-    state.rotate(node.zone, node.step, _you(env))
+    state.rotate(node.zone, node.step, actor(env))
 
 
 def s_mark(state: "State", node: n.Mark, env: dict) -> None:
@@ -342,7 +365,7 @@ def s_say(state: "State", node: n.Say, env: dict) -> None:
     if node.to is not None:
         target = ev(state, node.to, env)
         to = tuple(items_of(_ctx(state, env), target))
-    state.emit("say", str(text), to=to, actor=_you(env))
+    state.emit("say", str(text), to=to, actor=actor(env))
 
 
 def _zone(state: "State", node: Any, expr: Any, env: dict, what: str) -> str:
@@ -488,6 +511,8 @@ def h_pass(state: "State", frame: Frame) -> None:
                                 frame[0].span)
             queue, current, _, row, log_start = data
             stack[i] = (owner, pc, (queue, current, True, row, log_start), env)
+            for dropped in reversed(stack[i + 1:]):
+                _unwind(dropped)
             del stack[i + 1:]
             return
     raise RuleError("'pass' outside the part of a player in an 'in any order'", frame[0].span)
@@ -527,12 +552,15 @@ def h_break(state: "State", frame: Frame) -> None:
         top = stack.pop()
         if isinstance(top[0], _LOOPS):
             return
+        _unwind(top)
 
 
 def h_call(state: "State", frame: Frame) -> None:
     node, _, _, env = frame
     proc = state.rules.cardset.procedures[node.name]
     new_env = {"$you": env.get("$you"), "$this": env.get("$this")}
+    if "$by" in env:  # a procedure called from an option's body acts for that option's chooser
+        new_env["$by"] = env["$by"]
     for param, arg in zip(proc.params, node.args):
         new_env[param] = ev(state, arg, env)
     state.stack[-1] = (proc.body, 0, None, new_env)
@@ -630,7 +658,9 @@ def h_turns(state: "State", frame: Frame) -> None:
     state.turns += 1
     state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
     state.stack[-1] = (node, 1, (nxt, len(state.history), idle), env)
-    state.stack.append((node.body, 0, None, {**env, "$you": nxt, "$this": None}))
+    turn_env = {**env, "$you": nxt, "$this": None}
+    turn_env.pop("$by", None)  # the turn player acts in their turn
+    state.stack.append((node.body, 0, None, turn_env))
 
 
 def h_end_game(state: "State", frame: Frame) -> None:
@@ -732,7 +762,11 @@ def r_choose(state: "State", frame: Frame, index: int) -> None:
 
 
 def h_menu(state: "State", frame: Frame) -> None:
-    node, _, _, env = frame
+    node, pc, _, env = frame
+    if pc == 2:  # the chosen option's body has run
+        _leave_option(frame)
+        state.stack.pop()
+        return
     rules = state.rules
     ctx = _ctx(state, env)
     chooser = _chooser(state, node, env)
@@ -806,9 +840,16 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
         state.stack[-1] = (ability.body, 0, None,
                            {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}})
         return
+    chooser = _chooser(state, node, env)
     if isinstance(item, n.DynamicOption):
         env[item.var] = value
-    state.stack[-1] = (item.body, 0, None, env)
+    if chooser == actor(env):
+        state.stack[-1] = (item.body, 0, None, env)
+        return
+    # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
+    state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
+    env["$by"] = chooser
+    state.stack.append((item.body, 0, None, env))
 
 
 def r_menu(state: "State", frame: Frame, index: int) -> None:

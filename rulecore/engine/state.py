@@ -525,7 +525,7 @@ class State:
         pool = rules.kind_pools.get(id(node))
         if pool is not None:
             pool = cards_of(self.ctx, interp.ev(self, pool, env))
-        self.move(cards, dest, node.position, node.face, env.get("$you"), rules.picked_by_kind[id(node)], pool)
+        self.move(cards, dest, node.position, node.face, interp.actor(env), rules.picked_by_kind[id(node)], pool)
 
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any,
              by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
