@@ -138,7 +138,28 @@ def _best(
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-class RandomBot:
+class _MemoryBot:
+    """What every built-in bot does at a decision: answer a lone action at once, else leave out
+    the actions already taken at this very decision (``_Memory``) and let ``_pick`` choose among
+    the rest (all of them when every one has been tried)."""
+
+    memory: _Memory
+
+    def choose(self, state: GameState) -> str:
+        me = _deciding_seat(state)
+        actions = _legal(state)
+        if len(actions) == 1:
+            return actions[0]
+        untried, taken = self.memory.untried(state, me, actions)
+        action = self._pick(state, me, untried, actions)
+        taken.add(action)
+        return action
+
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        raise NotImplementedError
+
+
+class RandomBot(_MemoryBot):
     """Chooses uniformly at random among the legal actions."""
 
     name = "random"
@@ -148,21 +169,14 @@ class RandomBot:
         self.rng = random.Random(seed)
         self.memory = _Memory()
 
-    def choose(self, state: GameState) -> str:
-        me = _deciding_seat(state)
-        actions = _legal(state)
-        if len(actions) == 1:
-            return actions[0]
-        actions, taken = self.memory.untried(state, me, actions)
-        action = self.rng.choice(actions)
-        taken.add(action)
-        return action
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        return self.rng.choice(untried)
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
 
 
-class GreedyBot:
+class GreedyBot(_MemoryBot):
     """One-ply lookahead on the cardset's heuristic, over worlds its seat cannot tell apart.
 
     The bot deals ``samples`` worlds with ``state.resample(me, seed)`` (never
@@ -191,18 +205,12 @@ class GreedyBot:
             return (2.0 * float(state.returns()[me]) - 1.0) * TERMINAL_SCALE
         return float(state.heuristic(me))
 
-    def choose(self, state: GameState) -> str:
-        me = _deciding_seat(state)
-        actions = _legal(state)
-        if len(actions) == 1:
-            return actions[0]
-        actions, taken = self.memory.untried(state, me, actions)
-        if len(actions) == 1:
-            taken.add(actions[0])
-            return actions[0]
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        if len(untried) == 1:
+            return untried[0]
         worlds = [state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples)]
         values: list[float] = []
-        for action in actions:
+        for action in untried:
             total = 0.0
             for world in worlds:
                 child = world.clone()
@@ -213,15 +221,13 @@ class GreedyBot:
                     continue
                 total += self.evaluate(child, me)
             values.append(total / len(worlds))
-        action = _best(actions, values, self.rng)
-        taken.add(action)
-        return action
+        return _best(untried, values, self.rng)
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed}, samples={self.samples})"
 
 
-class ISMCTSBot:
+class ISMCTSBot(_MemoryBot):
     """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
 
     ``iterations`` worlds are dealt with ``state.resample(me, seed)``, one per
@@ -246,26 +252,17 @@ class ISMCTSBot:
         self.rng = random.Random(seed)
         self.memory = _Memory()
 
-    def choose(self, state: GameState) -> str:
-        me = _deciding_seat(state)
-        actions = _legal(state)
-        if len(actions) == 1:
-            return actions[0]
-        untried, taken = self.memory.untried(state, me, actions)
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         if len(untried) == 1:
-            action = untried[0]
-        else:
-            allowed = untried if len(untried) < len(actions) else None
-            action = _ismcts.search(state, me, len(state.returns()), self.iterations, self.c, self.depth,
-                                    self.rng, allowed)
-        taken.add(action)
-        return action
+            return untried[0]
+        allowed = untried if len(untried) < len(actions) else None
+        return _ismcts.search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng, allowed)
 
     def __repr__(self) -> str:
         return f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth})"
 
 
-class OracleBot:
+class OracleBot(_MemoryBot):
     """Flat Monte Carlo search on the TRUE state: it sees every hidden card (not a fair player).
 
     It clones the full state, so it knows other players' hands, face-down piles and
@@ -308,18 +305,12 @@ class OracleBot:
             state.apply(actions[0] if len(actions) == 1 else rng.choice(actions))
         return state
 
-    def choose(self, state: GameState) -> str:
-        me = _deciding_seat(state)
-        actions = _legal(state)
-        if len(actions) == 1:
-            return actions[0]
-        actions, taken = self.memory.untried(state, me, actions)
-        if len(actions) == 1:
-            taken.add(actions[0])
-            return actions[0]
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        if len(untried) == 1:
+            return untried[0]
         # outcome per playout: ("T", return) for finished games, ("H", heuristic) otherwise
         outcomes: list[list[tuple[bool, float]]] = []
-        for action in actions:
+        for action in untried:
             per_action: list[tuple[bool, float]] = []
             for _ in range(self.playouts):
                 child = state.clone()
@@ -343,9 +334,7 @@ class OracleBot:
             return 0.1 + 0.8 * (v - low) / span
 
         means = [sum(value(t, v) for t, v in row) / len(row) for row in outcomes]
-        action = _best(actions, means, self.rng)
-        taken.add(action)
-        return action
+        return _best(untried, means, self.rng)
 
     def __repr__(self) -> str:
         return f"OracleBot(seed={self.seed}, playouts={self.playouts}, depth={self.depth})"
