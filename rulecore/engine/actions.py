@@ -212,7 +212,7 @@ class ActionCodec:
     def _choose_keys(self, state: Any, node: n.Choose, values: tuple[Any, ...], picks: tuple[int, ...],
                      chooser: int) -> list[Any]:
         rules = self.rules
-        keys = [("done",) if i < 0 else self._value_key(node.kind, values[i], chooser) for i in picks]
+        keys: list[Any] = [("done",) if i < 0 else self._value_key(node.kind, values[i], chooser) for i in picks]
         if node.kind in _CARDISH:
             counts: dict[Any, int] = {}
             for key in keys:

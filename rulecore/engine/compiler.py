@@ -60,7 +60,7 @@ class Compiler:
         self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
-        self.menus: dict[int, Fn] = {}  # id(Menu) -> its generated entries function
+        self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
         self.generated: list[Generated] = []
         self._keep: list[Any] = []  # keeps nodes alive so their ids stay unique
 
@@ -544,6 +544,8 @@ class Generated:
 class CodeGen:
     """Writes the Python source of a game's expressions (see the comment above)."""
 
+    simple: dict[type, Any]  # statement kind -> its interpreter handler (the fallback), set by Compiler
+
     def __init__(self, compiler: "Compiler", rules: Any, name: str) -> None:
         self.compiler = compiler
         self.rules = rules
@@ -922,7 +924,7 @@ class CodeGen:
             t = self.tmp()
             terms = " + ".join(
                 f"({tab}[{a}] == {tab}[{b}])"
-                for tab in (self.const("P", p.value, self.rules.prop_tables[p.value]) for p in node.args[2:])
+                for tab in (self.const("P", v, self.rules.prop_tables[v]) for v in (getattr(p, "value") for p in node.args[2:]))
             )
             w.line(f"if type({a}) is not int or type({b}) is not int: {t} = 0")
             w.line(f"else: {t} = 0 + {terms}")

@@ -94,12 +94,12 @@ def resample(state: "State", player: int, seed: int) -> "State":
                 new.where[c] = key
         # cards the player knows but not their place in the zone: shuffled over those places
         for key in zone_keys:
-            places = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
-            if len(places) > 1:
+            loose_at = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
+            if len(loose_at) > 1:
                 row = new._zone_w(key)
-                cards = [row[i] for i in places]
+                cards = [row[i] for i in loose_at]
                 deal.shuffle(cards)
-                for i, c in zip(places, cards):
+                for i, c in zip(loose_at, cards):
                     slot_of[c] = state.zones[key][i]
                     row[i] = c
         new.classes = [{} for _ in state.classes]

@@ -17,7 +17,7 @@ place must get it from ``_zone_w``.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Any, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -48,7 +48,7 @@ class State:
     rng: Rng  # the only source of randomness
     zones: dict[str, list[int]]  # zone key ("discard", "hand/2") -> card ids, top first (read-only: see below)
     owned_zones: set[str]  # zone keys whose list this state alone holds (the others it shares with clones)
-    where: list[int | str]  # card id -> its zone key
+    where: list[str]  # card id -> its zone key
     counters: dict[str, list[int]]  # per-player counters have one value per seat, game counters one
     owned_counters: set[str]  # counters whose list this state alone holds
     vars: dict[str, Any]
@@ -223,7 +223,7 @@ class State:
                 counters[name] = list(values) if cdef.per_player else values[0]
             elif cdef.visibility == "owner" and cdef.per_player:
                 counters[name] = {str(player): values[player]}
-        decision = None
+        decision: dict[str, Any] | None = None
         if self.asking is not None:
             chooser, prompt, _, kind, labels = self.asking
             decision = {"player": chooser}
@@ -615,7 +615,8 @@ class State:
         direction = "clockwise" if step > 0 else "counterclockwise"
         self.emit("rotate", f"Every {zone} passes one seat {direction}", zone=zone, step=step, actor=actor)
 
-    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any, was_up: set[int] = frozenset()) -> None:
+    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any,
+                    was_up: AbstractSet[int] = frozenset()) -> None:
         rules = self.rules
         seen = []
         everyone = True
