@@ -209,6 +209,18 @@ def test_the_count_of_a_draw_from_a_zone_is_public(tiny) -> None:
     assert len(telling(tiny.cardset(sifted))) == 1  # how many fit is not public
 
 
+def test_whether_a_top_card_lies_face_up_is_public(tiny) -> None:
+    """A menu offering face-up tops of a hidden pile (tested with .face_up) tells nothing; another property does."""
+    body = """
+        choose by 0 "Buy?" {
+          option "Done" { say 1 }
+          option "Buy the top" when count(deck) > 0 and first(deck).face_up { say 2 }
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    assert len(telling(tiny.cardset(body.replace("first(deck).face_up", "first(deck).power > 3")))) == 1
+
+
 @pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
 def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
     """Witching Hour's and Witty Witches' menus and picks ("Your turn", "Attack with which cards?", ...) do not tell."""

@@ -522,6 +522,9 @@ def _reads_hidden(e: Any, cs: "Cardset", hidden: set[str], seen: set[str], taint
         return e.name in tainted
     if isinstance(e, n.Call) and e.func == "count" and len(e.args) == 1 and isinstance(e.args[0], n.ZoneRef):
         return _reads_hidden(e.args[0].owner, cs, hidden, seen, tainted)
+    if isinstance(e, n.Attr) and e.name == "face_up" and _at_a_place(e.obj):
+        # whether the card at a place (a zone's top, a local) lies face up is seen by everyone
+        return _reads_hidden(e.obj.args[1] if len(getattr(e.obj, "args", ())) > 1 else None, cs, hidden, seen, tainted)
     if isinstance(e, n.Call) and e.func == "count" and len(e.args) == 1 and isinstance(e.args[0], n.Var) \
             and e.args[0].name in counted:
         return False
@@ -541,6 +544,14 @@ def _reads_hidden(e: Any, cs: "Cardset", hidden: set[str], seen: set[str], taint
         if func is not None and _reads_hidden(func.body, cs, hidden, seen):
             return True
     return any(_reads_hidden(child, cs, hidden, seen, tainted, counted) for child in n.children(e))
+
+
+def _at_a_place(e: Any) -> bool:
+    """A card named by where it lies: a local, or first/last/top/bottom of a zone (whose owner is public)."""
+    if isinstance(e, n.Var):
+        return True
+    return (isinstance(e, n.Call) and e.func in ("first", "last", "top", "bottom") and 1 <= len(e.args) <= 2
+            and isinstance(e.args[0], n.ZoneRef))
 
 
 def _public_count(value: Any, cs: "Cardset", hidden: set[str]) -> bool:
