@@ -221,6 +221,24 @@ def test_whether_a_top_card_lies_face_up_is_public(tiny) -> None:
     assert len(telling(tiny.cardset(body.replace("first(deck).face_up", "first(deck).power > 3")))) == 1
 
 
+def test_a_question_about_a_card_the_block_shows_anyway_tells_nothing(tiny) -> None:
+    """Asking about a hidden card that the same block then shows everyone (moved face up) is no tell."""
+    body = """
+        choose by 0 "Reveal?" always {
+          option "No" { say 0 }
+          option each c in hand of 0 {
+            if c.power > 3 {
+              choose by 0 "High?" { option "Yes" { say 1 } option "No" when c.power < 9 { say 2 } }
+            }
+            move c to table face up
+          }
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    kept = body.replace("move c to table face up", "move c to discard")
+    assert len(telling(tiny.cardset(kept))) == 1  # only an 'if'-warning: the question is under it
+
+
 @pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
 def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
     """Witching Hour's and Witty Witches' menus and picks ("Your turn", "Attack with which cards?", ...) do not tell."""

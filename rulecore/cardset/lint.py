@@ -578,6 +578,25 @@ def _counted(tree: Any, cs: "Cardset", hidden: set[str]) -> frozenset[str]:
     return frozenset(name for name, public in lets.items() if public)
 
 
+def _shown(tree: Any, hidden: set[str]) -> dict[int, frozenset[str]]:
+    """For each node inside a block: the locals that block shows everyone whatever happens (a top-level
+    ``move x to`` a zone everyone sees or ``face up``, ``turn x face up``). Asking about such a card
+    before it is shown tells nothing its showing does not."""
+    out: dict[int, frozenset[str]] = {}
+    for node in walk(tree):
+        if not isinstance(node, n.Block):
+            continue
+        names = frozenset(
+            s.cards.name for s in node.body
+            if isinstance(s, (n.Move, n.Flip)) and isinstance(s.cards, n.Var) and (
+                s.face == "up" or (isinstance(s, n.Move) and isinstance(s.dest, n.ZoneRef) and s.dest.zone not in hidden)))
+        if names:
+            for stmt in node.body:
+                for inner in walk(stmt):
+                    out[id(inner)] = out.get(id(inner), frozenset()) | names
+    return out
+
+
 def _tainted(tree: Any, cs: "Cardset", hidden: set[str]) -> frozenset[str]:
     """Local variables of a tree bound (by let, choose, for each or an option) to values that read hidden cards."""
     names: set[str] = set()
@@ -628,10 +647,11 @@ def _telling_menus(cs: "Cardset") -> list[Problem]:
     out: list[Problem] = []
     for tree, _where in _trees(cs):
         tainted, counted = _tainted(tree, cs, hidden), _counted(tree, cs, hidden)
+        shown = _shown(tree, hidden)
         guarded: set[int] = set()
         for node in walk(tree):
-            if isinstance(node, n.If) and any(_reads_hidden(c, cs, hidden, set(), tainted, counted)
-                                              for c, _ in node.branches) \
+            if isinstance(node, n.If) and any(_reads_hidden(c, cs, hidden, set(), tainted - shown.get(id(node), frozenset()),
+                                                            counted) for c, _ in node.branches) \
                     and not _every_branch_asks(node):
                 for inner in walk(node):
                     if isinstance(inner, (n.Menu, n.Choose)) and id(inner) not in guarded:
@@ -642,11 +662,12 @@ def _telling_menus(cs: "Cardset") -> list[Problem]:
                                            "do not apply with 'when'", "telling"))
             if not isinstance(node, (n.Menu, n.Choose)) or node.always or id(node) in guarded:
                 continue
-            if isinstance(node, n.Menu) and any(_telling(item, cs, hidden, tainted) for item in node.items):
+            known = tainted - shown.get(id(node), frozenset())
+            if isinstance(node, n.Menu) and any(_telling(item, cs, hidden, known) for item in node.items):
                 out.append(warning(node.span, f"{_menu_name(node)} is not asked when only one option is left, and "
                                    "which options there are depends on cards others cannot see: they learn about "
                                    "them", _ALWAYS_HINT, "telling"))
-            elif isinstance(node, n.Choose) and _reads_hidden(node.source, cs, hidden, set(), tainted):
+            elif isinstance(node, n.Choose) and _reads_hidden(node.source, cs, hidden, set(), known):
                 out.append(warning(node.span, f"{_menu_name(node)} is not asked when only one answer is left, and "
                                    "which answers there are depends on cards others cannot see: they learn about "
                                    "them", _PICK_HINT, "telling"))
