@@ -524,7 +524,8 @@ def _reads_hidden(e: Any, cs: "Cardset", hidden: set[str], seen: set[str], taint
         return _reads_hidden(e.args[0].owner, cs, hidden, seen, tainted)
     if isinstance(e, n.Attr) and e.name == "face_up" and _at_a_place(e.obj):
         # whether the card at a place (a zone's top, a local) lies face up is seen by everyone
-        return _reads_hidden(e.obj.args[1] if len(getattr(e.obj, "args", ())) > 1 else None, cs, hidden, seen, tainted)
+        many = e.obj.args[1] if isinstance(e.obj, n.Call) and len(e.obj.args) > 1 else None
+        return _reads_hidden(many, cs, hidden, seen, tainted)
     if isinstance(e, n.Call) and e.func == "count" and len(e.args) == 1 and isinstance(e.args[0], n.Var) \
             and e.args[0].name in counted:
         return False
