@@ -174,6 +174,13 @@ def orient(state: rulecore.State, seat: int, black: Sequence[str] = (), white: S
         state.apply(READY)
 
 
+def ready_while_nothing_left(state: rulecore.State) -> None:
+    """Answer each Insight menu whose only option is Ready: it is asked anyway ('always'), so that the
+    others cannot tell that the witch holds nothing to orient or reveal."""
+    while state.decision is not None and prompt(state) == INSIGHT and state.legal_actions() == [READY]:
+        state.apply(READY)
+
+
 def total_cards(state: rulecore.State) -> int:
     return sum(len(v) for v in state.zones.values())
 

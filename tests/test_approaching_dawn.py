@@ -701,7 +701,9 @@ def test_two_sided_spells_must_be_oriented_single_sided_ones_orient_themselves()
     assert acts == {"Play Kind Word as Black Magic (1)", "Play Kind Word as White Magic (1)", WAIT}
     assert READY not in acts  # not before every two-sided spell is oriented
     state.apply("Play Kind Word as Black Magic (1)")
-    state.apply("Play Kind Word as White Magic (1)")  # the last choice: Ready by itself
+    state.apply("Play Kind Word as White Magic (1)")
+    assert state.legal_actions() == [READY]  # the last choice: Ready, asked anyway ('always')
+    state.apply(READY)
     assert state.decision.player == 1
     play_until(state, lambda s: s.phase != "insight", passive)
     assert sorted(sorted(state.marks[c]) for c in state.zones["revealed/0"]) == [
@@ -742,6 +744,7 @@ def test_verbal_variant_tells_the_planned_magic_at_once() -> None:
     to_insight(state, zones={"deck/0": ["addie_kind_word", "addie_hush", "addie_hush", "addie_whistle",
                                         "addie_whistle"]})
     state.apply("Play Kind Word as White Magic (1)")
+    state.apply(READY)  # asked even when Ready is all that is left ('always')
     assert state.decision.player == 1
     # Addie: Hush 1 + 1 Black; Kind Word 1 + Whistle 1 + 1 White
     for viewer in range(3):
@@ -877,7 +880,10 @@ def test_a_potential_expended_in_insight_goes_to_the_aether_at_once_without_its_
     state.apply("Reveal the Insight card Foresight")
     state.apply("White Magic")
     assert prompt(state) == "Foresight: expend a Potential card to draw 2 more cards?"
-    state.apply("Expend a Potential card and draw 2")  # Scalpel is the only Potential: no question
+    state.apply("Expend a Potential card and draw 2")
+    # Scalpel is the only Potential: asked anyway ('always'), so the others learn nothing of the hand
+    assert prompt(state) == "Expend which Potential card?" and options(state) == {"Scalpel"}
+    state.apply("Scalpel")
     assert ordered(state, "aether") == ["nancy_scalpel"]
     assert corruption(state)[0] == 4  # its "when expended" text
     assert len(state.zones["hand/0"]) == 4 + 1 - 1 + 2
@@ -1060,7 +1066,10 @@ def test_imbued_effects_need_a_potential_card_expended_at_the_end_of_the_hour() 
               marks=[("revealed/0", "shara_swirl", ["black"]), ("revealed/0", "shara_swirl", ["white"]),
                      ("revealed/0", "shara_game_face", ["black"]), ("revealed/0", "shara_twilight_strike", ["black"])])
     assert "Use Swirl" in options(state)
-    state.apply("Use Swirl")  # the Game Face is the only Potential: no question
+    state.apply("Use Swirl")
+    # the Game Face is the only Potential: asked anyway ('always')
+    assert prompt(state) == "Expend which Potential card?" and options(state) == {"Game Face"}
+    state.apply("Game Face")
     assert state.counters["black_left"][0] == 4 and state.counters["white_left"][0] == 2
     assert state.counters["white_pool"] == [1]  # Game Face's "when expended"
     assert "expended" in marks_of(state, "revealed/0", "shara_game_face")

@@ -17,6 +17,7 @@ is Dianne (seat 0) and her right is Nancy.
 from __future__ import annotations
 
 from ad_helpers import (
+    ready_while_nothing_left,
     ADD_WHITE,
     BATTLE,
     END_BATTLE,
@@ -116,13 +117,15 @@ def insight_example(state) -> None:
     state.apply("Reveal the Insight card Southern Kindness")
     assert options(state) == {"G'Wind", "Sludga"}
     state.apply("G'Wind")
-    # Dianne has nothing left to choose (her Ready is automatic), nor has Nancy; Lily decides
-    # Nancy's hand has no choice in it: she is ready at once; Lily decides
+    # Dianne has nothing left to choose, nor has Nancy: each is asked for her Ready anyway
+    # ('always', so that nobody learns what their hands hold); Lily decides
+    ready_while_nothing_left(state)
     assert state.decision.player == LILY and prompt(state) == INSIGHT
     state.apply("Move the Familiar Wil Trickster")
     state.apply("Player 0")
     state.apply("Play Blood Letting as Black Magic (2)")
-    state.apply("Play Gaia's Cheer as White Magic (1)")  # nothing is left to choose: Ready by itself
+    state.apply("Play Gaia's Cheer as White Magic (1)")
+    ready_while_nothing_left(state)  # nothing is left to choose: Ready, asked anyway ('always')
 
 
 def test_insight_example_lily_orients_passes_wil_trickster() -> None:
@@ -136,8 +139,9 @@ def test_insight_example_lily_orients_passes_wil_trickster() -> None:
     assert "bound" in marks_of(state, "facing/2", "gwind")
     assert zone(state, "insight/0") == ["dianne_southern_kindness"]
     assert marks_of(state, "insight/0", "dianne_southern_kindness") == {"white"}
-    # with nothing left to choose, Dianne's "Ready" and all of Nancy's part (no two-sided spell,
-    # no Insight card, no Familiar) resolve by themselves
+    # with nothing left to choose, Dianne and Nancy (no two-sided spell, no Insight card, no
+    # Familiar) answer their Ready, asked anyway ('always')
+    ready_while_nothing_left(state)
 
     assert state.decision.player == LILY and prompt(state) == INSIGHT
     acts = options(state)
@@ -154,7 +158,8 @@ def test_insight_example_lily_orients_passes_wil_trickster() -> None:
     assert zone(state, "play/0") == ["wil_trickster"]
     state.apply("Play Blood Letting as Black Magic (2)")  # (A)
     assert options(state) == {"Play Gaia's Cheer as Black Magic (1)", "Play Gaia's Cheer as White Magic (1)"}
-    state.apply("Play Gaia's Cheer as White Magic (1)")  # (B): nothing is left to choose, Ready by itself
+    state.apply("Play Gaia's Cheer as White Magic (1)")  # (B): nothing is left to choose
+    ready_while_nothing_left(state)  # Ready, asked anyway ('always'), and the others' too
 
     assert state.phase == "battle"
     assert marks_of(state, "revealed/2", "blood_letting") == {"black"}
@@ -191,11 +196,13 @@ def test_insight_in_any_order_lily_waits_for_diannes_southern_kindness() -> None
     state.apply("Reveal the Insight card Southern Kindness")
     state.apply("G'Wind")
     assert "bound" in marks_of(state, "facing/0", "gwind")
-    # Dianne and Nancy have nothing left to choose; Lily comes back
+    # Dianne and Nancy have nothing left to choose (they answer their Ready); Lily comes back
+    ready_while_nothing_left(state)
     assert state.decision.player == 0 and prompt(state) == INSIGHT
     assert WAIT not in options(state)  # nobody else is left to act first
     state.apply("Play Blood Letting as Black Magic (2)")
     state.apply("Play Gaia's Cheer as White Magic (1)")
+    ready_while_nothing_left(state)
     assert state.phase == "battle"
     assert marks_of(state, "revealed/0", "lily_gaias_cheer") == {"white"}
 
@@ -235,8 +242,10 @@ def test_battle_example_lily_binds_sludga_banishes_gwind_and_fi_strikes() -> Non
     assert "Use Blood Letting" in acts  # she may, but chooses not to
     assert "Use Gaia's Cheer" in acts
 
-    # (B) Gaia's Cheer's Imbued ability, powered by Flicker's Potential (the only one: no question)
+    # (B) Gaia's Cheer's Imbued ability, powered by Flicker's Potential (the only one: asked anyway)
     state.apply("Use Gaia's Cheer")
+    assert prompt(state) == "Expend which Potential card?" and options(state) == {"Flicker"}
+    state.apply("Flicker")
     assert marks_of(state, "revealed/2", "lily_flicker") == {"black", "expended"}
     assert (state.counters["black_left"][LILY], state.counters["white_left"][LILY]) == (5, 2)
 

@@ -95,6 +95,8 @@ def test_rendering_is_readable() -> None:
     "simultaneously in any order for each p in opponents { say p }",
     'let x = choose card from deck by you "Pass " + (1 + 2) + item(["a"], 0) + ("b" + x)',
     'choose by you "Round " + round + "?" always { option "A" { say 1 } }',
+    'let x = choose card from deck by you "Pass " + round always',
+    "let x = choose up to 2 cards from hand of you always",
     "sort hand of you by [it.name, -it.rank] say sorted(deck where it.rank > 1, it.rank)",
 ])
 def test_render_round_trips_tricky_text(text: str) -> None:

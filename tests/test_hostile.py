@@ -169,9 +169,79 @@ def test_a_menu_asked_only_under_an_if_on_hidden_cards_warns(tiny) -> None:
     assert telling(tiny.cardset(both)) == []  # a question either way: nothing told
 
 
+def test_a_pick_from_hidden_cards_without_always_warns(tiny) -> None:
+    """'choose ... from' a hidden zone (or a local bound from one) warns unless it says 'always'; public ones do not."""
+    body = '''
+        let c = choose card from hand of 0 by 0 "Which card?"
+        let drawn = random(deck, 2)
+        let d = choose card from drawn by 0
+    '''
+    first, second = telling(tiny.cardset(body))
+    assert "'Which card?'" in first.message and "only one answer" in first.message and "always" in first.hint
+    assert "'d'" in second.message
+    fixed = body.replace('"Which card?"', '"Which card?" always').replace("by 0\n", "by 0 always\n")
+    assert telling(tiny.cardset(fixed)) == []
+    assert telling(tiny.cardset('let c = choose card from table by 0 "Which?"')) == []
+
+
+def test_a_pick_asked_only_under_an_if_on_hidden_cards_warns(tiny) -> None:
+    """A pick (even 'always', even from public cards) asked only when a hidden card fits tells that it does."""
+    body = '''
+        if first(deck).power > 3 {
+          let c = choose card from table by 0 "Which?" always
+        }
+    '''
+    (w,) = telling(tiny.cardset(body))
+    assert "asked only when an 'if'" in w.message and "'Which?'" in w.message
+
+
+def test_the_count_of_a_draw_from_a_zone_is_public(tiny) -> None:
+    """An 'if' on the count of a local drawn from a zone (random(zone, N), cards(zone)) tells nothing: no warning."""
+    body = '''
+        let drawn = random(deck, 2)
+        let all = cards(hand of 0)
+        if count(drawn) == 2 and count(all) > 0 {
+          let p = choose player from players by 0 "Whom?"
+        }
+    '''
+    assert telling(tiny.cardset(body)) == []
+    sifted = body.replace("random(deck, 2)", "deck where it.power > 3")
+    assert len(telling(tiny.cardset(sifted))) == 1  # how many fit is not public
+
+
+def test_whether_a_top_card_lies_face_up_is_public(tiny) -> None:
+    """A menu offering face-up tops of a hidden pile (tested with .face_up) tells nothing; another property does."""
+    body = """
+        choose by 0 "Buy?" {
+          option "Done" { say 1 }
+          option "Buy the top" when count(deck) > 0 and first(deck).face_up { say 2 }
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    assert len(telling(tiny.cardset(body.replace("first(deck).face_up", "first(deck).power > 3")))) == 1
+
+
+def test_a_question_about_a_card_the_block_shows_anyway_tells_nothing(tiny) -> None:
+    """Asking about a hidden card that the same block then shows everyone (moved face up) is no tell."""
+    body = """
+        choose by 0 "Reveal?" always {
+          option "No" { say 0 }
+          option each c in hand of 0 {
+            if c.power > 3 {
+              choose by 0 "High?" { option "Yes" { say 1 } option "No" when c.power < 9 { say 2 } }
+            }
+            move c to table face up
+          }
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    kept = body.replace("move c to table face up", "move c to discard")
+    assert len(telling(tiny.cardset(kept))) == 1  # only an 'if'-warning: the question is under it
+
+
 @pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
 def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
-    """Witching Hour's and Witty Witches' menus ("Your turn", "Discard the card you drew?", ...) do not tell."""
+    """Witching Hour's and Witty Witches' menus and picks ("Your turn", "Attack with which cards?", ...) do not tell."""
     assert telling(rulecore.load_cardset(game)) == []
 
 

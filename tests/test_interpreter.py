@@ -922,6 +922,25 @@ def test_menu_always_asks_even_with_one_option(tiny):
     assert tiny.says(s) == ["only"]
 
 
+def test_choose_always_asks_even_with_one_answer(tiny):
+    """A pick marked 'always' asks its chooser even when one answer is possible; without it, it is taken at once."""
+    s = tiny.run('let c = choose card from top(deck, 1) by 1 "Which?" always\nsay c.name')
+    assert s.current_player == 1 and s.decision.prompt == "Which?" and len(s.legal_actions()) == 1
+    s.apply(s.legal_actions()[0])
+    assert len(tiny.says(s)) == 1
+    quiet = tiny.run('let c = choose card from top(deck, 1) by 1 "Which?"\nsay c.name')
+    assert len(tiny.says(quiet)) == 1 and (quiet.decision is None or quiet.decision.prompt != "Which?")
+
+
+def test_choose_always_asks_each_pick_of_several(tiny):
+    """'always' on a multi-pick asks every pick, the last one with a single answer too."""
+    s = tiny.run('let cs = choose exactly 2 cards from top(deck, 2) by 0 "Which?" always\nsay count(cs)')
+    s.apply(s.legal_actions()[0])
+    assert s.decision.prompt.startswith("Which?") and len(s.legal_actions()) == 1
+    s.apply(s.legal_actions()[0])
+    assert tiny.says(s) == ["2"]
+
+
 def test_menu_variable_does_not_leak(tiny):
     """The variable of a dynamic option is bound only in the block of the chosen option."""
     s = tiny.run(

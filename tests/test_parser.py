@@ -217,6 +217,14 @@ def test_menu_always_and_answer_options():
     assert stmt('choose { option "a" { } }').always is False
 
 
+def test_choose_always():
+    """'always' after a pick's prompt (or source) is kept on the Choose node; without it the node says False."""
+    node = stmt('let x = choose card from hand of you by you "Which?" always')
+    assert isinstance(node, n.Choose) and node.always is True and node.prompt == "Which?"
+    assert stmt("let xs = choose up to 2 cards from deck always").always is True
+    assert stmt('let x = choose card from deck "Which?"').always is False
+
+
 def test_simultaneously():
     """'simultaneously for each p in X { ... }' keeps its variable, items and body."""
     node = stmt("simultaneously for each p in players { say p }")

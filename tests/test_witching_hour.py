@@ -839,7 +839,10 @@ def test_hourglass_cannot_take_itself_back() -> None:
     _, state = new_game(3)
     layout(state, hands={0: n(hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, hexes={0: ["skull"]})
     state.apply("Play Hourglass")
-    # a single candidate is taken without a decision
+    # a single candidate is still asked ('always'): the others must not learn the pile holds one kind
+    assert state.decision.prompt == "Take which card from your Hex pile?"
+    assert options(state) == {"Skull"}
+    state.apply("Skull")
     assert hex_pile(state, 0) == ["hourglass"]
     assert hand(state, 0) == n(bell=1, skull=1)
 
@@ -944,7 +947,8 @@ def test_extra_turns_chain() -> None:
     layout(state, hands={0: n(skull=1, hourglass=1, bell=1), 1: n(bell=2), 2: n(bell=1)}, discard=[])
     state.apply("Play Skull")
     assert state.decision.player == 0
-    state.apply("Play Hourglass")  # takes the Skull back: the only card in the Hex before the Hourglass
+    state.apply("Play Hourglass")
+    state.apply("Skull")  # the only card in the Hex before the Hourglass, asked anyway ('always')
     assert hand(state, 0) == n(bell=1, skull=1)
     assert hex_pile(state, 0) == ["hourglass"]
     assert state.decision.player == 0
@@ -996,6 +1000,7 @@ def test_round_ends_when_one_player_has_cards_they_go_to_hex_and_that_player_sta
     _, state = new_game(3)
     layout(state, hands={0: ["bell"], 1: n(bell=1, candle=1), 2: ["bell"]})
     state.apply("Player 2")  # attack with the only card, a Bell: Player 2 cannot block with a Bell
+    state.apply("1 Bell")  # asked though it is the only attack ('always')
     take_forced(state, 2)
     assert state.round == 1 and state.decision.player == 1
     state.apply("1 Bell + 1 Candle")  # the only defender is Player 2, takes them
@@ -1024,7 +1029,8 @@ def test_round_does_not_end_while_two_players_hold_cards() -> None:
     """The round goes on while two or more players hold cards."""
     _, state = new_game(3)
     layout(state, hands={0: ["bell"], 1: n(bell=2), 2: n(bell=1)})
-    state.apply("Player 1")  # Player 0 plays its last card; Players 1 and 2 still hold cards
+    state.apply("Player 1")
+    state.apply("1 Bell")  # Player 0 plays its last card; Players 1 and 2 still hold cards
     assert hand_sizes(state) == [0, 2, 1]
     assert state.round == 1
     assert state.decision.player == 1
@@ -1035,6 +1041,7 @@ def test_round_ends_with_nobody_holding_cards_last_to_empty_starts_next() -> Non
     _, state = new_game(3)
     layout(state, hands={0: ["candle"], 1: n(bell=1), 2: ["candle"]})
     state.apply("Player 1")
+    state.apply("1 Candle")
     take_forced(state, 1)  # Candle into Player 1's Hex (a Bell cannot block); Player 1 attacks
     # Player 1's turn: it must attack Player 2 (the only one with cards) with its Bell
     assert state.decision.player == 2 and state.decision.prompt == "Block the attack?"
@@ -1051,6 +1058,7 @@ def test_defender_who_empties_last_starts_next_round_two_players() -> None:
     _, state = new_game(2, seed=0)
     state.arrange({"hand/0": ["bell"], "hand/1": ["candle"], "hex/0": [], "hex/1": []}, rest="discard")
     state.apply("Attack")  # 'Your turn' is asked even when attacking is all there is
+    state.apply("1 Bell")  # and 'Attack with which cards?' even when one attack is all there is
     state.apply("Block with 1 Candle")
     assert state.round == 2
     assert state.decision.player == 1 and state.decision.prompt == "Your turn"
@@ -1163,6 +1171,7 @@ def test_negative_first_round_recorded_as_zero_in_result() -> None:
     state.arrange({"hand/0": ["bell"], "hand/1": ["bell"], "hand/2": [],
                    "hex/0": ["chalice"], "hex/1": [], "hex/2": []}, rest="discard")
     state.apply("Attack")  # 'Your turn' is asked even when attacking is all there is
+    state.apply("1 Bell")  # and 'Attack with which cards?' even when one attack is all there is
     state.apply("Take the cards")
     assert state.counters["round_score"][0] == 0
     assert state.result()["round_scores"][0][0] == 0

@@ -91,11 +91,20 @@ def layout(
 
 
 def attack_if_only_choice(state: rulecore.State) -> None:
-    """Answer "Your turn" when "Attack" is its only option: the menu says 'always' (so that the others
-    cannot tell that the hand holds no card to play), and the tests go on to the attack itself."""
+    """Answer "Your turn" when "Attack" is its only option, and then "Attack with which cards?" when the
+    hand makes one attack only: both say 'always' (so that the others cannot tell what the hand holds),
+    and the tests go on to the attack itself."""
     d = state.decision
     if d is not None and d.prompt == "Your turn" and d.actions == ["Attack"]:
         state.apply("Attack")
+    attack_with_only_set(state)
+
+
+def attack_with_only_set(state: rulecore.State) -> None:
+    """Answer "Attack with which cards?" when it has one option (it is asked anyway: 'always')."""
+    d = state.decision
+    if d is not None and d.prompt == "Attack with which cards?" and len(d.actions) == 1:
+        state.apply(d.actions[0])
 
 
 def end_round(

@@ -169,7 +169,7 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         elif s.mode == "upto" and s.count is not None:
             qty = f" up to {render_expr(s.count)}"
         prompt = _prompt(s.prompt)
-        return [f"{pad}let {s.var} = choose{qty} {s.kind} from {render_expr(s.source)}{_by(s.chooser)}{prompt}"]
+        return [f"{pad}let {s.var} = choose{qty} {s.kind} from {render_expr(s.source)}{_by(s.chooser)}{prompt}{' always' if s.always else ''}"]
     if isinstance(s, n.Let):
         return [f"{pad}let {s.name} = {render_expr(s.value)}"]
     if isinstance(s, n.SetVar):

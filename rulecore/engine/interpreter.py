@@ -729,7 +729,7 @@ def h_choose(state: "State", frame: Frame) -> None:
             labels[label] = i
     if optional:
         labels[rules.done_label] = -1
-    if len(labels) == 1:
+    if len(labels) == 1 and not node.always:
         _pick(state, frame, node, data, next(iter(labels.values())))
         return
     chooser = _chooser(state, node, env)

@@ -384,7 +384,10 @@ class UseAbility(Stmt):
 
 @attrs.frozen
 class Choose(Stmt):
-    """``let x = choose [N | up to N] KIND from SOURCE [by P] ["prompt"]``."""
+    """``let x = choose [N | up to N] KIND from SOURCE [by P] ["prompt"] [always]``.
+
+    A pick with only one possible answer is taken at once, unless it says ``always`` (as Menu).
+    """
 
     var: str
     kind: str  # player players card cards set number value
@@ -393,6 +396,7 @@ class Choose(Stmt):
     source: Expr
     chooser: Optional[Expr]
     prompt: Union[str, Expr, None]  # a literal text, or a text joined with '+' to more (worked out when asked)
+    always: bool = False
     span: Span = _span()
 
 

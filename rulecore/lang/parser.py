@@ -337,13 +337,13 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return n.UseAbility(_unquote(str(ability)), card, user, self._span(meta))
 
     def choose_stmt(
-        self, meta: Any, name: Token, quantity: Any, kind: Token, source: n.Expr, by: Any, prompt: Any
+        self, meta: Any, name: Token, quantity: Any, kind: Token, source: n.Expr, by: Any, prompt: Any, always: Any
     ) -> n.Choose:
         mode, count = ("one", None) if quantity is None else quantity
         skind = str(kind)
         if mode == "one" and skind in ("players", "cards"):
             mode, count = "upto", None
-        return n.Choose(str(name), skind, mode, count, source, by, prompt, self._span(meta))
+        return n.Choose(str(name), skind, mode, count, source, by, prompt, always is not None, self._span(meta))
 
     def exactly_n(self, meta: Any, value: Any) -> tuple[str, n.Expr]:
         if isinstance(value, Token):
