@@ -264,6 +264,7 @@ def parse_options(pairs: Sequence[str], specs: Mapping[str, Any]) -> dict[str, A
 _ALLOW_HELP = ("A folder the cardset's include: and extends: may also read (repeatable; by default only its own "
                "folder tree and the built-in cardsets).")
 AllowPath = Annotated[list[str] | None, typer.Option("--allow-path", help=_ALLOW_HELP)]
+GameOptions = Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")]
 
 
 def _load(game: str, allow: Sequence[str] | None = None) -> Any:
@@ -440,10 +441,7 @@ def simulate_command(
             "every hidden card (upper bounds only).",
         ),
     ] = "random",
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Game option key=value (repeatable)."),
-    ] = None,
+    option: GameOptions = None,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
     ] = None,
@@ -918,10 +916,7 @@ def play_command(
             "module:attr for your own; oracle sees every hidden card).",
         ),
     ] = "random",
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Game option key=value (repeatable)."),
-    ] = None,
+    option: GameOptions = None,
     allow_path: AllowPath = None,
 ) -> None:
     """Play GAME in the terminal as seat 0 against bots."""
