@@ -1,7 +1,8 @@
-"""``python -m rulecore`` and the ``rulecore`` script: the command line, when its extra is installed.
+"""``python -m rulecore`` and the ``rulecore`` script: the command line.
 
-The command needs typer and rich, which the library does not: they come with
-``pip install 'rulecore[cli]'``. Without them this says so instead of a traceback.
+The command needs typer and rich, which the library itself never imports. ``pip install
+rulecore`` installs them; should they be missing (an install with ``--no-deps``, or one
+uninstalled later), this says what to install instead of a traceback.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run the ``rulecore`` command, or explain how to install it (exit code 1)."""
     if _cli_main is None:
         sys.stderr.write(
-            f"error: the rulecore command needs the packages of its 'cli' extra ({_missing} is not "
-            "installed).\nInstall them with: pip install 'rulecore[cli]'  "
-            "(from a clone: pip install '.[cli]')\n"
+            f"error: the rulecore command needs typer and rich ({_missing} is not installed).\n"
+            "Install them with: pip install 'typer>=0.16' 'rich>=12.0'  "
+            "(or reinstall rulecore with its dependencies: pip install rulecore)\n"
         )
         raise SystemExit(1)
     _cli_main(argv)

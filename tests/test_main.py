@@ -1,4 +1,4 @@
-"""rulecore/__main__.py: the `rulecore` script and `python -m rulecore`, with and without the cli extra."""
+"""rulecore/__main__.py: the `rulecore` script and `python -m rulecore`, with and without typer and rich."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_library_does_not_import_the_cli_packages() -> None:
-    """import rulecore (and its simulator and bots) loads none of the cli extra's packages."""
+    """import rulecore (and its simulator and bots) loads none of the command's packages (typer, rich, click)."""
     proc = run_python(
         "import sys, rulecore, rulecore.simulate, rulecore.bots; "
         f"print(sorted(m for m in {CLI_PACKAGES!r} if m in sys.modules))"
@@ -22,19 +22,19 @@ def test_the_library_does_not_import_the_cli_packages() -> None:
     assert proc.stdout.strip() == "[]"
 
 
-def test_without_the_cli_extra_the_command_says_what_to_install() -> None:
+def test_without_typer_the_command_says_what_to_install() -> None:
     """With typer missing, `python -m rulecore` exits 1 with the pip command, not a traceback."""
     proc = run_python(
         "import runpy, sys; sys.modules['typer'] = None; sys.argv = ['rulecore', '--version']; "
         "runpy.run_module('rulecore', run_name='__main__')"
     )
     assert proc.returncode == 1
-    assert "the rulecore command needs the packages of its 'cli' extra (typer is not installed)" in proc.stderr
-    assert "pip install 'rulecore[cli]'" in proc.stderr
+    assert "the rulecore command needs typer and rich (typer is not installed)" in proc.stderr
+    assert "pip install 'typer>=0.16' 'rich>=12.0'" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_with_the_cli_extra_the_command_runs() -> None:
+def test_with_typer_and_rich_the_command_runs() -> None:
     """`python -m rulecore --version` runs the command when its packages are there."""
     proc = subprocess.run(
         [sys.executable, "-m", "rulecore", "--version"], capture_output=True, text=True, timeout=120
