@@ -239,10 +239,26 @@ def test_a_question_about_a_card_the_block_shows_anyway_tells_nothing(tiny) -> N
     assert len(telling(tiny.cardset(kept))) == 1  # only an 'if'-warning: the question is under it
 
 
-@pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
-def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
-    """Witching Hour's and Witty Witches' menus and picks ("Your turn", "Attack with which cards?", ...) do not tell."""
-    assert telling(rulecore.load_cardset(game)) == []
+@pytest.mark.parametrize("game", rulecore.builtin_cardsets())
+def test_every_builtin_cardset_validates_without_a_warning(game: str) -> None:
+    """`rulecore validate` of each built-in cardset (its menus and picks included) reports no problem, not even a warning."""
+    result = CliRunner().invoke(app, ["validate", "--format", "json", game])
+    assert result.exit_code == 0 and json.loads(result.stdout)["files"][0]["problems"] == []
+
+
+def test_the_count_of_top_or_bottom_of_a_zone_is_public(tiny) -> None:
+    """A pick from top(zone, N) asked (always) only when count() of it is over 1 tells nothing: how many were drawn is public."""
+    body = """
+        let drawn = top(deck, 2)
+        let c = first(drawn)
+        if count(drawn) > 1 {
+          let c = choose card from drawn by 0 "Which one?" always
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    assert telling(tiny.cardset(body.replace("top(deck, 2)", "bottom(deck, 2)"))) == []
+    assert len(telling(tiny.cardset(body.replace(" always", "")))) == 1  # alike cards would leave one answer
+    assert len(telling(tiny.cardset(body.replace("top(deck, 2)", "top(deck where it.power > 3, 2)")))) == 1
 
 
 # --------------------------------------------------------------------------- sizes and numbers
