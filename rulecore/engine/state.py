@@ -964,10 +964,9 @@ class _Reader:
     def texts(self, value: Any, path: str, what: str) -> tuple[str, ...]:
         return tuple(self.text(x, _at(path, i), "a text") for i, x in enumerate(self.seq(value, path, what)))
 
-    def per_card(self, key: str, what: str, read: Any) -> dict[int, Any]:
+    def per_card(self, value: Any, path: str, what: str, read: Any) -> dict[int, Any]:
         """An object keyed by card ids; ``read(value, path)`` reads each value."""
-        value = self.obj(self.field(key, {}, optional=key in ("classes", "loose")), key, what)
-        return {self.card_key(k, key): read(v, _at(key, k)) for k, v in value.items()}
+        return {self.card_key(k, path): read(v, _at(path, k)) for k, v in self.obj(value, path, what).items()}
 
 
 def _names(keys: Iterable[str]) -> str:
@@ -1001,7 +1000,8 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.rng = Rng(r.number(r.field("rng"), "rng", 0, (1 << 64) - 1))
     saved_zones = r.obj(r.field("zones"), "zones", "an object of zones and the card ids in each")
     if set(saved_zones) != set(rules.zone_visibility):
-        missing, unknown = set(rules.zone_visibility) - set(saved_zones), set(saved_zones) - set(rules.zone_visibility)
+        missing = set(rules.zone_visibility) - set(saved_zones)
+        unknown = set(saved_zones) - set(rules.zone_visibility)
         raise StateError("'zones' must hold exactly the cardset's zones"
                          + (f"; missing: {_names(missing)}" if missing else "")
                          + (f"; not in the cardset: {_names(unknown)}" if unknown else ""))
@@ -1021,7 +1021,8 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.owned_zones = set(zones)
     saved_counters = r.obj(r.field("counters"), "counters", "an object of counters and their values")
     if set(saved_counters) != set(rules.cardset.counters):
-        missing, unknown = set(rules.cardset.counters) - set(saved_counters), set(saved_counters) - set(rules.cardset.counters)
+        missing = set(rules.cardset.counters) - set(saved_counters)
+        unknown = set(saved_counters) - set(rules.cardset.counters)
         raise StateError("'counters' must hold exactly the cardset's counters"
                          + (f"; missing: {_names(missing)}" if missing else "")
                          + (f"; not in the cardset: {_names(unknown)}" if unknown else ""))
@@ -1029,7 +1030,8 @@ def _from_dict(game: "Game", data: Any) -> State:
     for cname, cdef in rules.cardset.counters.items():
         path, size = _at("counters", cname), players if cdef.per_player else 1
         what = f"a list of {size} integers, one per player" if cdef.per_player else "a list of one integer"
-        s.counters[cname] = [r.number(x, _at(path, i), None) for i, x in enumerate(r.seq(saved_counters[cname], path, what, size))]
+        values = r.seq(saved_counters[cname], path, what, size)
+        s.counters[cname] = [r.number(x, _at(path, i), None) for i, x in enumerate(values)]
     s.owned_counters = set(s.counters)
     s.vars = _tuples(r.obj(r.field("vars"), "vars", "an object of game variables"))
     s.round = r.number(r.field("round"), "round")
@@ -1073,8 +1075,10 @@ def _from_dict(game: "Game", data: Any) -> State:
             pairs.append((r.text(action, _at(path, 0)), r.text(label, _at(path, 1))))
         values = r.seq(d.get("values"), _at("decision", "values"), f"a list of {len(pairs)} integers, one per option",
                         len(pairs))
-        s.asking = (r.player(d.get("player"), _at("decision", "player")), r.text(d.get("prompt"), _at("decision", "prompt")),
-                    tuple(a for a, _ in pairs), r.text(d.get("kind"), _at("decision", "kind")), tuple(lbl for _, lbl in pairs))
+        chooser = r.player(d.get("player"), _at("decision", "player"))
+        prompt = r.text(d.get("prompt"), _at("decision", "prompt"))
+        kind = r.text(d.get("kind"), _at("decision", "kind"))
+        s.asking = (chooser, prompt, tuple(a for a, _ in pairs), kind, tuple(lbl for _, lbl in pairs))
         s.pending_values = tuple(r.number(v, _at(_at("decision", "values"), i), None) for i, v in enumerate(values))
     log = r.seq(r.field("log"), "log", "a list of events (objects)")
     if len(log) > game.event_limit:
@@ -1092,21 +1096,21 @@ def _from_dict(game: "Game", data: Any) -> State:
         listed = r.seq(per, path, f"a list of {players} integers, one per player", players)
         s.uses[t] = [r.number(x, _at(path, i)) for i, x in enumerate(listed)]
     s.arranged = r.flag(r.field("arranged"), "arranged")
-    s.marks = r.per_card("marks", "an object of card ids and their marks",
+    s.marks = r.per_card(r.field("marks"), "marks", "an object of card ids and their marks",
                          lambda v, path: r.texts(v, path, "a list of marks (texts)"))
     saved_marks = r.seq(r.field("player_marks"), "player_marks", f"a list of {players} lists of marks, one per player",
                          players)
     s.player_marks = [r.texts(m, _at("player_marks", i), "a list of marks (texts)") for i, m in enumerate(saved_marks)]
     sealing = r.field("sealing")
     s.sealing = None if sealing is None else r.player(sealing, "sealing")
-    s.sealed_cards = r.per_card("sealed_cards", "an object of card ids and players", r.player)
+    s.sealed_cards = r.per_card(r.field("sealed_cards"), "sealed_cards", "an object of card ids and players", r.player)
     classes = r.seq(r.field("classes", [{}] * players, optional=True), "classes",
                      f"a list of {players} objects, one per player", players)
-    s.classes = [{r.card_key(c, _at("classes", i)): r.number(k, _at(_at("classes", i), c)) for c, k in
-                  r.obj(cls, _at("classes", i), "an object of card ids and class numbers").items()}
+    s.classes = [r.per_card(cls, _at("classes", i), "an object of card ids and class numbers", r.number)
                  for i, cls in enumerate(classes)]
     s.class_seq = r.number(r.field("class_seq", 0, optional=True), "class_seq")
-    s.loose = r.per_card("loose", "an object of card ids and players (bits)", r.number)
+    s.loose = r.per_card(r.field("loose", {}, optional=True), "loose", "an object of card ids and players (bits)",
+                         r.number)
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")
