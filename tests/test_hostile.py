@@ -603,6 +603,17 @@ def test_a_malformed_save_names_the_place_and_what_it_must_be(a_save, what: str)
     assert_for_people(err.value)
 
 
+def test_a_refusal_of_a_save_can_always_be_printed(a_save) -> None:
+    """Names and keys of a save with a lone surrogate, or thousands of characters long, are shown short and printable."""
+    game, _, text = a_save
+    for change in (_set("game", to="\ud800" * 3), lambda d: d["uses"].update({"\udfff" + "x" * 5000: "x"}),
+                   _set("history", 0, to=["\ud800"]), _set("history", 0, to="\ud800" + "y" * 5000)):
+        with pytest.raises(rulecore.StateError) as err:
+            game.load_state(_edit(text, change))
+        str(err.value).encode("utf-8")
+        assert len(str(err.value)) < 400 and "\\ud" in str(err.value)
+
+
 def test_every_field_of_a_save_has_a_malformed_case(a_save) -> None:
     """Each top-level field of a save is broken by some case of MALFORMED (a new field needs its case)."""
     _, _, text = a_save

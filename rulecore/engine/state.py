@@ -843,7 +843,8 @@ def _rederived(game: "Game", state: State, data: dict[str, Any]) -> State:
     try:
         again = game.replay(state.seed, state.history)
     except IllegalActionError as exc:
-        raise StateError(f"the saved history is not a game of this cardset: {exc}") from None
+        text = str(exc) if len(str(exc)) <= 300 else str(exc)[:297] + "..."  # an action may be very long
+        raise StateError(f"the saved history is not a game of this cardset: {text}") from None
     except RuleError as exc:
         raise StateError(f"the saved history cannot be played again: {exc}") from None
     mine = json.loads(again.to_json())
@@ -875,25 +876,31 @@ def _difference(mine: Any, saved: Any, path: str) -> str:
 # ---------------------------------------------------------------------- reading a save
 
 
+def _printable(text: str) -> str:
+    """Text from a save cut to 40 characters, a lone surrogate (half a character) written as an escape."""
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _shown(value: Any) -> str:
     """A value of a save as its JSON text, cut to 40 characters."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):  # not JSON at all (load_state was given something else)
         text = f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."
+    return _printable(text)
 
 
 def _quoted(value: Any) -> str:
     """A name from a save as messages quote names ('witching-hour'); anything else as JSON."""
-    return f"'{value}'" if type(value) is str and len(value) <= 40 and "'" not in value else _shown(value)
+    return f"'{_printable(value)}'" if type(value) is str and "'" not in value else _shown(value)
 
 
 def _at(path: str, key: Any) -> str:
     """The JSON path of ``key`` inside ``path``: history[3], zones["hand/0"][2]."""
     if type(key) is int:
         return f"{path}[{key}]"
-    return f'{path}["{key}"]' if path else str(key)
+    return f'{path}["{_printable(key)}"]' if path else _printable(key)
 
 
 def _bad(path: str, expected: str, value: Any) -> StateError:
