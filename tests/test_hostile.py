@@ -429,6 +429,23 @@ def test_the_event_log_is_bounded_and_ends_with_a_marker() -> None:
     assert rulecore.Game(game.cardset, 2).event_limit == 100_000
 
 
+def test_a_log_filled_in_a_sealed_part_tells_the_others_nothing_until_the_parts_are_done(tiny) -> None:
+    """The 'log-full' entry written inside a sealed part is hidden from the others like the event it stands for."""
+    body = """
+        simultaneously for each p in players {
+          let c = choose card from deck by p "Pick"
+          say "picked " + c.name
+          say "again"
+        }
+    """
+    state = rulecore.Game(tiny.cardset(body), 2, event_limit=3).new_game(1)
+    state.apply(state.legal_actions()[0])  # player 0's part: one 'say' fits, the second fills the log
+    assert [e["type"] for e in state.events(0)] == ["phase", "say", "log-full"]
+    assert [e["type"] for e in state.events(1)] == ["phase"]
+    state.apply(state.legal_actions()[0])
+    assert [e["type"] for e in state.events(1)] == ["phase", "say", "log-full"]
+
+
 @pytest.mark.parametrize("name", ["action_limit", "event_limit"])
 def test_play_limits_must_be_positive(name: str) -> None:
     """Game(action_limit=0) or event_limit=-1 is an OptionError naming the limit."""

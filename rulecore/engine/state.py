@@ -664,8 +664,11 @@ class State:
         if room > 1:
             log.append(event)
         elif room == 1:
-            log.append({"type": "log-full", "text": f"The event log is full ({len(log) + 1:,} entries): "
-                                                    "later events are not recorded"})
+            full = {"type": "log-full", "text": f"The event log is full ({len(log) + 1:,} entries): later events "
+                                                "are not recorded"}
+            if "sealed" in event:  # filled inside a sealed part: the others see it once the parts are done
+                full["sealed"] = event["sealed"]
+            log.append(full)
 
     def reveal(self, zone: str) -> None:
         self.revealed.add(zone)
