@@ -56,6 +56,18 @@ def test_a_whole_game_ends_with_the_returns_as_rewards():
     assert [total[a] for a in env.possible_agents] == env.state.returns()
 
 
+def test_a_game_at_the_action_limit_truncates_every_agent():
+    """A game that never ends (tests/hostile/play/endless.yaml) stops at the Game's action_limit: all agents truncated, no error."""
+    endless = pathlib.Path(__file__).resolve().parent / "hostile" / "play" / "endless.yaml"
+    env = pz.env(str(endless), 2)
+    env.game = rulecore.Game(env.game.cardset, 2, record_events=False, action_limit=25)
+    env.reset(seed=1)
+    for agent in env.agent_iter(1_000):
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert len(env.state.history) == 25 and not env.state.is_terminal() and not env.agents
+
+
 def test_reset_seed_is_the_game_seed():
     """reset(seed=s) starts the same game as Game.new_game(s)."""
     env = pz.env("witching-hour", 3)

@@ -1617,6 +1617,27 @@ def test_spring_revival_modes(mode, aurora, storm, limit) -> None:
     assert corruption(state) == [2 + storm] * 3
 
 
+def test_spring_revival_plant_a_seed_takes_an_aurora_from_the_box_while_one_is_left() -> None:
+    """Spring Revival objective: 4 White Magic from the Pool shuffles an Aurora from the box into your deck; not offered when none is left there."""
+    _, state = scene_game("spring-revival")
+    assert len(state.zones["aurora_box"]) == 8 - 3  # one each is shuffled in at set-up
+    to_battle(state, counters={"white_pool": 8})
+    deck = zone(state, "deck/0").count("aurora")
+    state.apply("Scene objective: Spring Revival")
+    assert len(state.zones["aurora_box"]) == 4 and zone(state, "deck/0").count("aurora") == deck + 1
+    assert state.counters["white_pool"] == [4]
+    arrange(state, {"aurora_box": []})  # the Auroras left go to the box: none is where the objective takes one
+    assert "Scene objective: Spring Revival" not in state.legal_actions()
+
+
+def test_an_aurora_used_in_battle_goes_back_where_plant_a_seed_finds_it() -> None:
+    """An Aurora's Battle ability returns it to the Auroras in the box, so the Spring Revival objective can take it again."""
+    _, state = scene_game("spring-revival")
+    to_battle(state, {"revealed/0": ["aurora"], "aurora_box": []})
+    state.apply("Use Aurora")
+    assert zone(state, "aurora_box") == ["aurora"]
+
+
 @pytest.mark.parametrize("mode, back", [("easy", 3), ("normal", 2), ("hard", 1)])
 def test_spring_revival_spells_return_from_the_aether(mode, back) -> None:
     """Spring Revival: at the end of every Hour the Pentagram spells most recently sent to the Æther return to the bottom of their Locus (easy 3, normal 2, hard 1)."""

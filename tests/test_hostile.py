@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import rulecore
@@ -15,6 +18,7 @@ from rulecore import Limits
 from rulecore.cardset.loader import load_cardset_text
 from rulecore.cli import app
 from rulecore.cli.validate import validate_file
+from rulecore.simulate import simulate
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 FILES = sorted((HOSTILE / "files").glob("*.yaml"))
@@ -239,10 +243,26 @@ def test_a_question_about_a_card_the_block_shows_anyway_tells_nothing(tiny) -> N
     assert len(telling(tiny.cardset(kept))) == 1  # only an 'if'-warning: the question is under it
 
 
-@pytest.mark.parametrize("game", ["witching-hour", "witty-witches"])
-def test_the_turn_menus_of_the_built_ins_are_always_asked(game: str) -> None:
-    """Witching Hour's and Witty Witches' menus and picks ("Your turn", "Attack with which cards?", ...) do not tell."""
-    assert telling(rulecore.load_cardset(game)) == []
+@pytest.mark.parametrize("game", rulecore.builtin_cardsets())
+def test_every_builtin_cardset_validates_without_a_warning(game: str) -> None:
+    """`rulecore validate` of each built-in cardset (its menus and picks included) reports no problem, not even a warning."""
+    result = CliRunner().invoke(app, ["validate", "--format", "json", game])
+    assert result.exit_code == 0 and json.loads(result.stdout)["files"][0]["problems"] == []
+
+
+def test_the_count_of_top_or_bottom_of_a_zone_is_public(tiny) -> None:
+    """A pick from top(zone, N) asked (always) only when count() of it is over 1 tells nothing: how many were drawn is public."""
+    body = """
+        let drawn = top(deck, 2)
+        let c = first(drawn)
+        if count(drawn) > 1 {
+          let c = choose card from drawn by 0 "Which one?" always
+        }
+    """
+    assert telling(tiny.cardset(body)) == []
+    assert telling(tiny.cardset(body.replace("top(deck, 2)", "bottom(deck, 2)"))) == []
+    assert len(telling(tiny.cardset(body.replace(" always", "")))) == 1  # alike cards would leave one answer
+    assert len(telling(tiny.cardset(body.replace("top(deck, 2)", "top(deck where it.power > 3, 2)")))) == 1
 
 
 # --------------------------------------------------------------------------- sizes and numbers
@@ -356,6 +376,83 @@ def test_limits_must_be_positive(tiny) -> None:
         rulecore.Game(tiny.cardset("say 1"), 2, step_limit=0)
 
 
+PLAY = HOSTILE / "play"
+
+
+def _short_endless(cardset: object, players: int, options: dict) -> rulecore.Game:
+    """simulate's game factory: the endless game with an action_limit of 30 (module level: picklable)."""
+    return rulecore.Game(rulecore.load_cardset(str(cardset)), players, options, action_limit=30)
+
+
+def test_a_game_that_never_ends_stops_at_the_action_limit() -> None:
+    """tests/hostile/play/endless.yaml: apply past Game(action_limit=N) is a RuleError naming N and how to raise it."""
+    game = rulecore.Game(rulecore.load_cardset(PLAY / "endless.yaml"), 2, action_limit=40)
+    state = game.new_game(0)
+    for _ in range(40):
+        state.apply(state.legal_actions()[0])
+    before = state.to_json()
+    with pytest.raises(rulecore.RuleError) as err:
+        state.apply(state.legal_actions()[0])
+    assert "limit of 40 actions" in str(err.value) and "action_limit" in str(err.value)
+    assert state.to_json() == before and len(state.history) == 40  # refused, nothing changed
+
+
+def test_the_action_limit_has_a_default_and_bounds_a_save() -> None:
+    """The default action_limit is 100,000; a save with more actions than the loading Game allows is a StateError."""
+    game = rulecore.Game(rulecore.load_cardset(PLAY / "endless.yaml"), 2)
+    assert game.action_limit == 100_000
+    state = game.new_game(0)
+    for _ in range(12):
+        state.apply(state.legal_actions()[0])
+    short = rulecore.Game(game.cardset, 2, action_limit=10)
+    with pytest.raises(rulecore.StateError, match="12 actions, more than this game's action_limit of 10"):
+        short.load_state(state.to_json())
+    assert game.load_state(state.to_json()).to_json() == state.to_json()
+
+
+def test_simulate_reports_a_game_at_the_action_limit_as_unfinished() -> None:
+    """simulate over the endless game: each game stops at the Game's action_limit and counts as unfinished, no error."""
+    result = simulate(str(PLAY / "endless.yaml"), 3, 2, workers=1, game_factory=_short_endless)
+    assert result.unfinished == 3 and [r.decisions for r in result.records] == [30, 30, 30]
+
+
+def test_the_event_log_is_bounded_and_ends_with_a_marker() -> None:
+    """tests/hostile/play/chatty.yaml: the log stops at Game(event_limit=N) entries, the last saying it is full; play goes on."""
+    game = rulecore.Game(rulecore.load_cardset(PLAY / "chatty.yaml"), 2, event_limit=12_000)
+    state = game.new_game(0)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert len(state.log) == 12_000 and state.result()["rounds"] == 50
+    assert state.log[-1]["type"] == "log-full" and "later events are not recorded" in state.log[-1]["text"]
+    assert [e["type"] for e in state.events(1)][-1] == "log-full"  # every player is told
+    assert game.load_state(state.to_json()).to_json() == state.to_json()
+    assert rulecore.Game(game.cardset, 2).event_limit == 100_000
+
+
+def test_a_log_filled_in_a_sealed_part_tells_the_others_nothing_until_the_parts_are_done(tiny) -> None:
+    """The 'log-full' entry written inside a sealed part is hidden from the others like the event it stands for."""
+    body = """
+        simultaneously for each p in players {
+          let c = choose card from deck by p "Pick"
+          say "picked " + c.name
+          say "again"
+        }
+    """
+    state = rulecore.Game(tiny.cardset(body), 2, event_limit=3).new_game(1)
+    state.apply(state.legal_actions()[0])  # player 0's part: one 'say' fits, the second fills the log
+    assert [e["type"] for e in state.events(0)] == ["phase", "say", "log-full"]
+    assert [e["type"] for e in state.events(1)] == ["phase"]
+    state.apply(state.legal_actions()[0])
+    assert [e["type"] for e in state.events(1)] == ["phase", "say", "log-full"]
+
+
+@pytest.mark.parametrize("name", ["action_limit", "event_limit"])
+def test_play_limits_must_be_positive(name: str) -> None:
+    """Game(action_limit=0) or event_limit=-1 is an OptionError naming the limit."""
+    with pytest.raises(rulecore.OptionError, match=name):
+        rulecore.Game(rulecore.load_cardset(PLAY / "endless.yaml"), 2, **{name: 0})
+
+
 # --------------------------------------------------------------------------- saves
 
 
@@ -407,12 +504,169 @@ TAMPERED = {
 }
 
 
+# what a refusal of a save may look like: a place in the JSON ('zones["hand/0"][3]'), what it must or
+# should be and what it is; a history the rules refuse; another version of the cardset
+FOR_PEOPLE = re.compile(
+    r"'[^']+' (must (be|have) .+ \(got .+\)|must hold .+|should be .+ \(got .+\)|should not be there \(got .+\)"
+    r"|is missing.*|holds .+ more than this game's \w+_limit .+|is card \d+, which is in .+ too: .+)"
+    r"|the saved history is not a game of this cardset: replay: action \d+ .+ is not legal: .+"
+    r"|its fingerprint does not match|^this state (is of|has|was played with) .+|^not a saved .+"
+    r"|neither over nor waiting for a decision: .+")
+PYTHON = re.compile(r"Error\b|Exception|Traceback|NoneType|'(str|int|float|bool|dict|list|tuple)'"
+                    r"|\bnot (str|int|float|bool|dict|list|tuple)\b|object has no|unhashable|not subscriptable"
+                    r"|index out of range|does not hang together")
+
+
+def assert_for_people(err: rulecore.StateError) -> None:
+    """A refusal that says where and what, in words, with no Python exception in it."""
+    text = str(err)
+    assert FOR_PEOPLE.search(text), text
+    assert not PYTHON.search(text), text
+    assert err.__cause__ is None and (err.__context__ is None or err.__suppress_context__)  # no chained traceback
+
+
 @pytest.mark.parametrize("what", sorted(TAMPERED))
 def test_a_tampered_save_is_a_state_error(a_save, what: str) -> None:
-    """Every edit of a save (frames, decision, reveals, faces, history, ...) is a StateError, never a state."""
+    """Every edit of a save (frames, decision, reveals, faces, history, ...) is a StateError for people, never a state."""
     game, _, text = a_save
-    with pytest.raises(rulecore.StateError):
+    with pytest.raises(rulecore.StateError) as err:
         game.load_state(_edit(text, TAMPERED[what]))
+    assert_for_people(err.value)
+
+
+def _set(*path: object, to: object):
+    """An edit that sets the value at ``path`` in the save (a key of a list: its index)."""
+    def change(d: dict) -> None:
+        for key in path[:-1]:
+            d = d[key]  # type: ignore[index]
+        d[path[-1]] = to  # type: ignore[index]
+    return change
+
+
+def _without(key: str):
+    return lambda d: d.pop(key)
+
+
+# a save whose values are of the wrong shape: each refusal names the place and says what it must be
+MALFORMED = {
+    "not an object": (lambda d: d.clear(), "not a saved rulecore state: 'format' must be"),
+    "a key missing": (_without("turns"), "'turns' is missing"),
+    "game not a text": (_set("game", to=[1]), "this state is of [1], not 'witching-hour'"),
+    "seed not a number": (_set("seed", to="x"), "'seed' must be an integer (got \"x\")"),
+    "seed true": (_set("seed", to=True), "'seed' must be an integer (got true)"),
+    "rng negative": (_set("rng", to=-1), "'rng' must be an integer from 0 to 18446744073709551615 (got -1)"),
+    "zones a list": (_set("zones", to=[]), "'zones' must be an object of zones and the card ids in each (got [])"),
+    "a zone unknown": (lambda d: d["zones"].update(attic=[]), "'zones' must hold exactly the cardset's zones; "
+                                                             "not in the cardset: \"attic\""),
+    "a zone not a list": (_set("zones", "discard", to=3), "'zones[\"discard\"]' must be a list of card ids (got 3)"),
+    "a card a text": (_set("zones", "hand/0", 0, to="x"), "'zones[\"hand/0\"][0]' must be a card id (an integer from 0 to"),
+    "a card twice": (lambda d: d["zones"]["discard"].append(d["zones"]["hand/0"][0]),
+                     "'zones[\"hand/0\"][0]' is card {card}, which is in 'zones[\"discard\"]' too"),
+    "counters a list": (_set("counters", to=[0]), "'counters' must be an object of counters and their values (got [0])"),
+    "a counter unknown": (lambda d: d["counters"].update(gold=[1]), "not in the cardset: \"gold\""),
+    "a counter value a text": (_set("counters", "total", 1, to="7"), "'counters[\"total\"][1]' must be an integer (got \"7\")"),
+    "vars a list": (_set("vars", to=[]), "'vars' must be an object of game variables (got [])"),
+    "round negative": (_set("round", to=-2), "'round' must be a whole number from 0 (got -2)"),
+    "phase a number": (_set("phase", to=4), "'phase' must be a phase name or null (got 4)"),
+    "turn player out of range": (_set("turn_player", to=3), "'turn_player' must be a player (an integer from 0 to 2) (got 3)"),
+    "turns a float": (_set("turns", to=1.5), "'turns' must be a whole number from 0 (got 1.5)"),
+    "extra turns short": (_set("extra_turns", to=[0]), "'extra_turns' must be a list of 3 integers, one per player (got [0])"),
+    "revealed unknown zone": (_set("revealed", to=["attic"]), "'revealed[0]' must be a zone key of the cardset (got \"attic\")"),
+    "faceup not cards": (_set("faceup", to=[-1]), "'faceup[0]' must be a card id (an integer from 0 to"),
+    "facedown an object": (_set("facedown", to={}), "'facedown' must be a list of card ids (got {})"),
+    "envs an object": (_set("envs", to={}), "'envs' must be a list of objects of local variables (got {})"),
+    "an env a list": (_set("envs", 0, to=[]), "'envs[0]' must be an object of local variables (got [])"),
+    "frames an object": (_set("frames", to={}), "'frames' must be a list of frames (got {})"),
+    "a frame of three": (_set("frames", 0, to=[0, 0, None]), "'frames[0]' must be a frame [statement, step, progress, locals]"),
+    "a frame step negative": (_set("frames", 0, 1, to=-1), "'frames[0][1]' must be a whole number from 0 (got -1)"),
+    "decision a list": (_set("decision", to=[]), "'decision' must be an object (the pending choice) or null (got [])"),
+    "decision options not pairs": (_set("decision", "options", to=[["a"]]),
+                                   "'decision[\"options\"][0]' must be a pair [action, label] (got [\"a\"])"),
+    "decision label a number": (_set("decision", "options", 0, 1, to=5), "'decision[\"options\"][0][1]' must be a text (got 5)"),
+    "decision player out of range": (_set("decision", "player", to=9), "'decision[\"player\"]' must be a player"),
+    "decision prompt missing": (lambda d: d["decision"].pop("prompt"), "'decision[\"prompt\"]' must be a text (got null)"),
+    "decision kind a list": (_set("decision", "kind", to=[]), "'decision[\"kind\"]' must be a text (got [])"),
+    "history a text": (_set("history", to="x"), "'history' must be a list of actions (texts) (got \"x\")"),
+    "an action a number": (_set("history", 0, to=3), "'history[0]' must be a text (got 3)"),
+    "log an object": (_set("log", to={}), "'log' must be a list of events (objects) (got {})"),
+    "an event a text": (_set("log", 0, to="boom"), "'log[0]' must be an event (an object) (got \"boom\")"),
+    "terminal a number": (_set("terminal", to=0), "'terminal' must be true or false (got 0)"),
+    "round log of lists": (_set("round_log", to=[[]]), "'round_log[0]' must be an object of counters at the end of a round"),
+    "winners out of range": (_set("winners", to=[5]), "'winners[0]' must be a player (an integer from 0 to 2) (got 5)"),
+    "uses of a text": (lambda d: d["uses"].update(bell="x"), "'uses[\"bell\"]' must be a list of 3 integers, one per player"),
+    "arranged a text": (_set("arranged", to="no"), "'arranged' must be true or false (got \"no\")"),
+    "marks keyed by a name": (lambda d: d["marks"].update(bell=["x"]), "'marks' must have card ids for keys"),
+    "marks not texts": (lambda d: d["marks"].update({"3": [1]}), "'marks[\"3\"][0]' must be a text (got 1)"),
+    "player marks short": (_set("player_marks", to=[[]]), "'player_marks' must be a list of 3 lists of marks, one per player"),
+    "sealing a text": (_set("sealing", to="me"), "'sealing' must be a player (an integer from 0 to 2) (got \"me\")"),
+    "sealed cards to a stranger": (lambda d: d["sealed_cards"].update({"3": 7}), "'sealed_cards[\"3\"]' must be a player"),
+    "classes short": (_set("classes", to=[]), "'classes' must be a list of 3 objects, one per player (got [])"),
+    "class of a name": (lambda d: d["classes"][0].update(bell=1), "'classes[0]' must have card ids for keys"),
+    "class seq a text": (_set("class_seq", to="1"), "'class_seq' must be a whole number from 0 (got \"1\")"),
+    "loose a list": (_set("loose", to=[]), "'loose' must be an object of card ids and players (bits) (got [])"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(MALFORMED))
+def test_a_malformed_save_names_the_place_and_what_it_must_be(a_save, what: str) -> None:
+    """A save with a value of the wrong shape: a StateError naming its JSON path, what it must be and what it is."""
+    game, _, text = a_save
+    change, message = MALFORMED[what]
+    if "{card}" in message:
+        message = message.format(card=json.loads(text)["zones"]["hand/0"][0])
+    with pytest.raises(rulecore.StateError) as err:
+        game.load_state(_edit(text, change))
+    assert message in str(err.value)
+    assert_for_people(err.value)
+
+
+def test_a_refusal_of_a_save_can_always_be_printed(a_save) -> None:
+    """Names and keys of a save with a lone surrogate, or thousands of characters long, are shown short and printable."""
+    game, _, text = a_save
+    for change in (_set("game", to="\ud800" * 3), lambda d: d["uses"].update({"\udfff" + "x" * 5000: "x"}),
+                   _set("history", 0, to=["\ud800"]), _set("history", 0, to="\ud800" + "y" * 5000)):
+        with pytest.raises(rulecore.StateError) as err:
+            game.load_state(_edit(text, change))
+        str(err.value).encode("utf-8")
+        assert len(str(err.value)) < 400 and "\\ud" in str(err.value)
+
+
+def test_every_field_of_a_save_has_a_malformed_case(a_save) -> None:
+    """Each top-level field of a save is broken by some case of MALFORMED (a new field needs its case)."""
+    _, _, text = a_save
+    checked = {"format", "game", "fingerprint", "players", "options"}  # refused by other tests here and in test_state.py
+    named = " ".join(message for _, message in MALFORMED.values())
+    assert {key for key in json.loads(text) if f"'{key}" not in named} <= checked
+
+
+def _leaves(value: object, path: tuple = ()) -> list[tuple]:
+    if isinstance(value, dict):
+        return [path] + [leaf for k, v in value.items() for leaf in _leaves(v, path + (k,))]
+    if isinstance(value, list):
+        return [path] + [leaf for i, v in enumerate(value) for leaf in _leaves(v, path + (i,))]
+    return [path]
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 2**65) | st.floats(allow_nan=False)
+                           | st.text(max_size=5), lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=5)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_value_anywhere_in_a_save_is_refused_for_people(a_save, data) -> None:
+    """Any value put anywhere in a save (hypothesis): it loads as its replay, or a StateError for people."""
+    game, _, text = a_save
+    saved = json.loads(text)
+    path = data.draw(st.sampled_from(_leaves(saved)[1:]))
+    value = data.draw(JSON_VALUES)
+    _set(*path, to=value)(saved)
+    try:
+        state = game.load_state(json.dumps(saved))
+    except rulecore.StateError as err:
+        assert_for_people(err)
+    else:
+        assert json.loads(state.to_json()) == saved
 
 
 def test_an_untouched_save_loads_as_its_replay(a_save) -> None:

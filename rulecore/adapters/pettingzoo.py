@@ -4,7 +4,7 @@ Agents are ``"player_0"`` .. ``"player_{n-1}"``; the agent to act is the game's 
 seat may act several times in a row).  Actions are the game's stable action ids (``Discrete``);
 ``observe(agent)`` gives ``{"observation": float32 vector, "action_mask": int8 vector}``, the mask
 all zero for an agent not deciding.  Rewards are the game's ``returns()`` at the end (1.0 per
-winner), and every agent then terminates.  ``render()`` gives the table and the decision as text (``"ansi"``) or prints it
+winner), and every agent then terminates; a game that reaches the Game's ``action_limit`` truncates every agent.  ``render()`` gives the table and the decision as text (``"ansi"``) or prints it
 (``"human"``).  ``reset(seed=...)`` starts ``new_game(seed)``; a reset
 without a seed takes the next seed from a generator seeded by the last seed given.
 """
@@ -82,6 +82,8 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[agent] = float(value)
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
+        elif len(self.state.history) >= self.game.action_limit:  # apply would refuse: the episode is cut short
+            self.truncations = dict.fromkeys(self.agents, True)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]

@@ -556,15 +556,16 @@ def _at_a_place(e: Any) -> bool:
 
 
 def _public_count(value: Any, cs: "Cardset", hidden: set[str]) -> bool:
-    """Whether the number of cards in ``value`` is public: a zone, ``cards(zone)`` or ``random(zone, N)``
-    with a public N (the count of a zone is public, and a random draw takes as many as it can)."""
+    """Whether the number of cards in ``value`` is public: a zone, ``cards(zone)``, or ``random``, ``top`` or
+    ``bottom`` of a zone with a public N (the count of a zone is public, and each of these takes as many
+    as it can)."""
     if isinstance(value, n.ZoneRef):
         return not _reads_hidden(value.owner, cs, hidden, set())
-    if isinstance(value, n.Call) and value.func in ("cards", "random") and 1 <= len(value.args) <= 2:
+    if isinstance(value, n.Call) and value.func in ("cards", "random", "top", "bottom") and 1 <= len(value.args) <= 2:
         zone = value.args[0]
         many = value.args[1] if len(value.args) == 2 else None
         return (isinstance(zone, n.ZoneRef) and not _reads_hidden(zone.owner, cs, hidden, set())
-                and (value.func == "random" or many is None) and not _reads_hidden(many, cs, hidden, set()))
+                and (value.func != "cards" or many is None) and not _reads_hidden(many, cs, hidden, set()))
     return False
 
 

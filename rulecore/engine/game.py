@@ -41,6 +41,8 @@ class Game:
         record_events: bool = True,
         step_limit: int = 1_000_000,
         depth_limit: int = 10_000,
+        action_limit: int = 100_000,
+        event_limit: int = 100_000,
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -52,11 +54,15 @@ class Game:
         self.players = players
         self.options = self._resolve_options(options or {})
         self.record_events = record_events
-        for name, value in (("step_limit", step_limit), ("depth_limit", depth_limit)):
+        limits = (("step_limit", step_limit), ("depth_limit", depth_limit), ("action_limit", action_limit),
+                  ("event_limit", event_limit))
+        for name, value in limits:
             if type(value) is not int or value < 1:
                 raise OptionError(f"{name} must be a positive integer (got {value!r})")
         self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.run)
         self.depth_limit = depth_limit  # frames on the interpreter's stack
+        self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
+        self.event_limit = event_limit  # entries of the event log; the last one then says it is full
         self.rules = Rules(cardset, players, self.options)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None

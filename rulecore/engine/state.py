@@ -148,6 +148,10 @@ class State:
             raise IllegalActionError(
                 f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
             ) from None
+        limit = self.game.action_limit
+        if len(self.history) >= limit:
+            raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
+                            "higher action_limit (Game(..., action_limit=N))")
         snapshot = self.clone() if self.arranged else None
         self.history.append(action)
         try:
@@ -640,7 +644,7 @@ class State:
         }
         if self.sealing is not None and not all(c in self.faceup for c in moved):
             event["sealed"] = self.sealing
-        self.log.append(event)
+        self._record(event)
 
     def emit(self, kind: str, text: str, to: Sequence[int] | None = None, **fields: Any) -> None:
         if not self.record_events:
@@ -650,7 +654,21 @@ class State:
             event["to"] = list(to)
         if self.sealing is not None:
             event["sealed"] = self.sealing
-        self.log.append(event)
+        self._record(event)
+
+    def _record(self, event: dict[str, Any]) -> None:
+        """Add an event to the log.  The log holds at most ``Game.event_limit`` entries: the last one then
+        says that it is full, and later events are dropped (play goes on; docs/untrusted.md)."""
+        log = self.log
+        room = self.game.event_limit - len(log)
+        if room > 1:
+            log.append(event)
+        elif room == 1:
+            full = {"type": "log-full", "text": f"The event log is full ({len(log) + 1:,} entries): later events "
+                                                "are not recorded"}
+            if "sealed" in event:  # filled inside a sealed part: the others see it once the parts are done
+                full["sealed"] = event["sealed"]
+            log.append(full)
 
     def reveal(self, zone: str) -> None:
         self.revealed.add(zone)
@@ -682,9 +700,9 @@ class State:
         what = self.zone_label(zone) if zone else "cards"
         self.emit("look", f"{self.player_label(who)} looks at {what}",
                   to=None, actor=who)
-        self.log.append({"type": "look", "text": f"You see {what}: {names}", "to": whos,
-                         "cards": [rules.instance_type[c] for c in cards], "seen": whos,
-                         "private_text": f"You see {what}: {names}"})
+        self._record({"type": "look", "text": f"You see {what}: {names}", "to": whos,
+                      "cards": [rules.instance_type[c] for c in cards], "seen": whos,
+                      "private_text": f"You see {what}: {names}"})
 
     def count_use(self, card: int, player: Any) -> None:
         if type(player) is int:
@@ -794,20 +812,24 @@ def _own(lists: dict[str, list[int]], owned: set[str], key: str) -> list[int]:
 def state_from_json(game: "Game", text: str, *, trusted: bool = False) -> State:
     """Rebuild a state saved by ``to_json``; anything inconsistent raises ``StateError``.
 
+    Every refusal names the place in the JSON that is wrong, what it should be and what it is
+    (``'history' must be a list of actions (texts) (got "x")``), never a Python exception.
     Unless ``trusted``, the state is re-derived: its history is replayed from its seed and the
     replayed state must give the saved JSON exactly; the replayed state is returned."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise StateError(f"a saved state is JSON text (got {_shown(text)})")
     try:
         data = json.loads(text)
     except RecursionError:
         raise StateError("not a saved state: the JSON is nested too deeply") from None
-    except (TypeError, ValueError) as exc:
-        raise StateError(f"not a saved state: {exc}") from None
+    except ValueError as exc:  # json's own message says where: "Expecting value: line 1 column 1 (char 0)"
+        raise StateError(f"not a saved state: the text is not JSON ({exc})") from None
     try:
         state = _from_dict(game, data)
-    except StateError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as exc:
-        raise StateError(f"corrupt saved state: {type(exc).__name__}: {exc}") from None
+    except RecursionError:
+        raise StateError("not a saved state: its values are nested too deeply") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):  # a check _from_dict lacks: still for people
+        raise StateError(_UNCHECKED) from None
     if trusted:
         return state
     if state.arranged:
@@ -816,20 +838,293 @@ def state_from_json(game: "Game", text: str, *, trusted: bool = False) -> State:
     return _rederived(game, state, data)
 
 
+_UNCHECKED = "the saved state does not hang together (edited or corrupt)"
+
+
 def _rederived(game: "Game", state: State, data: dict[str, Any]) -> State:
     """The state the saved seed and history give, if it is the saved one; else ``StateError``."""
     try:
         again = game.replay(state.seed, state.history)
     except IllegalActionError as exc:
-        raise StateError(f"the saved history is not a game of this cardset: {exc}") from None
+        text = str(exc) if len(str(exc)) <= 300 else str(exc)[:297] + "..."  # an action may be very long
+        raise StateError(f"the saved history is not a game of this cardset: {text}") from None
     except RuleError as exc:
         raise StateError(f"the saved history cannot be played again: {exc}") from None
     mine = json.loads(again.to_json())
     if mine != data:
         differ = sorted(k for k in set(mine) | set(data) if mine.get(k) != data.get(k))
+        also = f"; also {', '.join(differ[1:12])} differ" if len(differ) > 1 else ""
         raise StateError("the saved state is not what its seed and history give (edited or corrupt): "
-                         + ", ".join(map(str, differ[:12])) + " differ")
+                         f"{_difference(mine, data, '')}{also}")
     return again
+
+
+def _difference(mine: Any, saved: Any, path: str) -> str:
+    """The first place where the saved JSON differs from the replayed one, and how."""
+    if isinstance(mine, dict) and isinstance(saved, dict):
+        for key in sorted(set(mine) | set(saved)):
+            if key not in mine:
+                return f"'{_at(path, key)}' should not be there (got {_shown(saved[key])})"
+            if key not in saved:
+                return f"'{_at(path, key)}' is missing (it should be {_shown(mine[key])})"
+            if mine[key] != saved[key]:
+                return _difference(mine[key], saved[key], _at(path, key))
+    if isinstance(mine, list) and isinstance(saved, list) and len(mine) == len(saved):
+        for i, (a, b) in enumerate(zip(mine, saved)):
+            if a != b:
+                return _difference(a, b, _at(path, i))
+    return f"'{path}' should be {_shown(mine)} (got {_shown(saved)})"
+
+
+# ---------------------------------------------------------------------- reading a save
+
+
+def _printable(text: str) -> str:
+    """Text from a save cut to 40 characters, a lone surrogate (half a character) written as an escape."""
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _shown(value: Any) -> str:
+    """A value of a save as its JSON text, cut to 40 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON at all (load_state was given something else)
+        text = f"a {type(value).__name__}"
+    return _printable(text)
+
+
+def _quoted(value: Any) -> str:
+    """A name from a save as messages quote names ('witching-hour'); anything else as JSON."""
+    return f"'{_printable(value)}'" if type(value) is str and "'" not in value else _shown(value)
+
+
+def _at(path: str, key: Any) -> str:
+    """The JSON path of ``key`` inside ``path``: history[3], zones["hand/0"][2]."""
+    if type(key) is int:
+        return f"{path}[{key}]"
+    return f'{path}["{_printable(key)}"]' if path else _printable(key)
+
+
+def _bad(path: str, expected: str, value: Any) -> StateError:
+    return StateError(f"'{path}' must be {expected} (got {_shown(value)})")
+
+
+class _Reader:
+    """Reads the fields of a parsed save: each value that does not fit is a ``StateError`` naming its
+    place in the JSON, what it must be and what it is."""
+
+    def __init__(self, game: "Game", data: dict[str, Any]):
+        self.data = data
+        self.players = game.rules.players
+        self.cards = len(game.rules.instance_type)
+
+    def field(self, key: str, default: Any = None, *, optional: bool = False) -> Any:
+        if key in self.data:
+            return self.data[key]
+        if optional:
+            return default
+        raise StateError(f"'{key}' is missing: this is not a whole saved state")
+
+    @staticmethod
+    def number(value: Any, path: str, low: int | None = 0, high: int | None = None, what: str = "") -> int:
+        if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
+            if not what:
+                what = ("an integer" if low is None else f"a whole number from {low}" if high is None
+                        else f"an integer from {low} to {high}")
+            raise _bad(path, what, value)
+        return value
+
+    def card(self, value: Any, path: str) -> int:
+        return self.number(value, path, 0, self.cards - 1, f"a card id (an integer from 0 to {self.cards - 1})")
+
+    def player(self, value: Any, path: str) -> int:
+        return self.number(value, path, 0, self.players - 1, f"a player (an integer from 0 to {self.players - 1})")
+
+    def card_key(self, key: str, path: str) -> int:
+        """A card id written as a key of a JSON object ("12")."""
+        if not (key.isascii() and key.isdigit() and len(key) < 12 and int(key) < self.cards):
+            raise StateError(f"'{path}' must have card ids for keys (\"0\" to \"{self.cards - 1}\") (got {_shown(key)})")
+        return int(key)
+
+    @staticmethod
+    def text(value: Any, path: str, what: str = "a text") -> str:
+        if type(value) is not str:
+            raise _bad(path, what, value)
+        return value
+
+    @staticmethod
+    def flag(value: Any, path: str) -> bool:
+        if type(value) is not bool:
+            raise _bad(path, "true or false", value)
+        return value
+
+    @staticmethod
+    def seq(value: Any, path: str, what: str, size: int | None = None) -> list[Any]:
+        if type(value) is not list or (size is not None and len(value) != size):
+            raise _bad(path, what, value)
+        return value
+
+    @staticmethod
+    def obj(value: Any, path: str, what: str) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise _bad(path, what, value)
+        return value
+
+    def texts(self, value: Any, path: str, what: str) -> tuple[str, ...]:
+        return tuple(self.text(x, _at(path, i), "a text") for i, x in enumerate(self.seq(value, path, what)))
+
+    def per_card(self, value: Any, path: str, what: str, read: Any) -> dict[int, Any]:
+        """An object keyed by card ids; ``read(value, path)`` reads each value."""
+        return {self.card_key(k, path): read(v, _at(path, k)) for k, v in self.obj(value, path, what).items()}
+
+
+def _names(keys: Iterable[str]) -> str:
+    return ", ".join(_shown(k) for k in sorted(keys)[:6]) + (", ..." if len(list(keys)) > 6 else "")
+
+
+def _from_dict(game: "Game", data: Any) -> State:
+    rules = game.rules
+    if type(data) is not dict:
+        raise StateError(f"not a saved state: it must be a JSON object {{...}} (got {_shown(data)})")
+    if data.get("format") != FORMAT:
+        raise StateError(f"not a saved rulecore state: 'format' must be {FORMAT!r} (got {_shown(data.get('format'))})")
+    r = _Reader(game, data)
+    players = r.players
+    name = r.field("game")
+    if name != rules.cardset.name:
+        raise StateError(f"this state is of {_quoted(name)}, not '{rules.cardset.name}'")
+    if r.field("players") != players:
+        raise StateError(f"this state has {_shown(data['players'])} players, the game {players}")
+    if r.field("options") != rules.options:
+        raise StateError(f"this state was played with options {_shown(data['options'])}, the game has {rules.options}")
+    if data.get("fingerprint") != game.fingerprint:
+        raise StateError(f"this state was saved with other rules of '{rules.cardset.name}' (another version of the "
+                         "cardset, or the save was edited): its fingerprint does not match")
+    s = State(game)
+    s.history = list(r.texts(r.field("history"), "history", "a list of actions (texts)"))
+    if len(s.history) > game.action_limit:
+        raise StateError(f"this state holds {len(s.history):,} actions, more than this game's action_limit of "
+                         f"{game.action_limit:,} (Game(..., action_limit=N) loads longer games)")
+    s.seed = r.number(r.field("seed"), "seed", None)
+    s.rng = Rng(r.number(r.field("rng"), "rng", 0, (1 << 64) - 1))
+    saved_zones = r.obj(r.field("zones"), "zones", "an object of zones and the card ids in each")
+    if set(saved_zones) != set(rules.zone_visibility):
+        missing = set(rules.zone_visibility) - set(saved_zones)
+        unknown = set(saved_zones) - set(rules.zone_visibility)
+        raise StateError("'zones' must hold exactly the cardset's zones"
+                         + (f"; missing: {_names(missing)}" if missing else "")
+                         + (f"; not in the cardset: {_names(unknown)}" if unknown else ""))
+    zones: dict[str, list[int]] = {}
+    where = [""] * r.cards
+    for key, cards in saved_zones.items():
+        path = _at("zones", key)
+        zones[key] = [r.card(c, _at(path, i)) for i, c in enumerate(r.seq(cards, path, "a list of card ids"))]
+        for i, c in enumerate(zones[key]):
+            if where[c]:
+                raise StateError(f"'{_at(path, i)}' is card {c}, which is in '{_at('zones', where[c])}' too: "
+                                 "every card must be in one zone once")
+            where[c] = key
+    if "" in where:
+        raise StateError(f"'zones' must hold every card of the game once: card {where.index('')} is in none")
+    s.zones, s.where = zones, where
+    s.owned_zones = set(zones)
+    saved_counters = r.obj(r.field("counters"), "counters", "an object of counters and their values")
+    if set(saved_counters) != set(rules.cardset.counters):
+        missing = set(rules.cardset.counters) - set(saved_counters)
+        unknown = set(saved_counters) - set(rules.cardset.counters)
+        raise StateError("'counters' must hold exactly the cardset's counters"
+                         + (f"; missing: {_names(missing)}" if missing else "")
+                         + (f"; not in the cardset: {_names(unknown)}" if unknown else ""))
+    s.counters = {}
+    for cname, cdef in rules.cardset.counters.items():
+        path, size = _at("counters", cname), players if cdef.per_player else 1
+        what = f"a list of {size} integers, one per player" if cdef.per_player else "a list of one integer"
+        values = r.seq(saved_counters[cname], path, what, size)
+        s.counters[cname] = [r.number(x, _at(path, i), None) for i, x in enumerate(values)]
+    s.owned_counters = set(s.counters)
+    s.vars = _tuples(r.obj(r.field("vars"), "vars", "an object of game variables"))
+    s.round = r.number(r.field("round"), "round")
+    phase = r.field("phase")
+    s.phase = None if phase is None else r.text(phase, "phase", "a phase name or null")
+    turn = r.field("turn_player")
+    s.turn_player = None if turn is None else r.player(turn, "turn_player")
+    s.turns = r.number(r.field("turns"), "turns")
+    extra = r.seq(r.field("extra_turns"), "extra_turns", f"a list of {players} integers, one per player", players)
+    s.extra_turns = [r.number(x, _at("extra_turns", i)) for i, x in enumerate(extra)]
+    revealed = r.texts(r.field("revealed"), "revealed", "a list of zone keys")
+    for i, key in enumerate(revealed):
+        if key not in zones:
+            raise _bad(_at("revealed", i), "a zone key of the cardset", key)
+    s.revealed = set(revealed)
+    for face in ("faceup", "facedown"):
+        listed = r.seq(r.field(face), face, "a list of card ids")
+        setattr(s, face, {r.card(c, _at(face, i)) for i, c in enumerate(listed)})
+    envs = [_tuples(r.obj(e, _at("envs", i), "an object of local variables"))
+            for i, e in enumerate(r.seq(r.field("envs"), "envs", "a list of objects of local variables"))]
+    stack = []
+    for i, frame in enumerate(r.seq(r.field("frames"), "frames", "a list of frames")):
+        path = _at("frames", i)
+        node_id, pc, fdata, env_id = r.seq(frame, path, "a frame [statement, step, progress, locals]", 4)
+        node = rules.nodes[r.number(node_id, _at(path, 0), 0, len(rules.nodes) - 1,
+                                 f"a statement number (an integer from 0 to {len(rules.nodes) - 1})")]
+        if not envs:
+            raise _bad(_at(path, 3), "an index into 'envs', but 'envs' is empty", env_id)
+        env = envs[r.number(env_id, _at(path, 3), 0, len(envs) - 1, f"an index into 'envs' (0 to {len(envs) - 1})")]
+        stack.append((node, r.number(pc, _at(path, 1)), _tuples(fdata), env))
+    s.stack = stack
+    d = r.field("decision")
+    if d is None:
+        s.asking, s.pending_values = None, ()
+    else:
+        r.obj(d, "decision", "an object (the pending choice) or null")
+        pairs = []
+        for i, pair in enumerate(r.seq(d.get("options"), _at("decision", "options"), "a list of [action, label] pairs")):
+            path = _at(_at("decision", "options"), i)
+            action, label = r.seq(pair, path, "a pair [action, label]", 2)
+            pairs.append((r.text(action, _at(path, 0)), r.text(label, _at(path, 1))))
+        values = r.seq(d.get("values"), _at("decision", "values"), f"a list of {len(pairs)} integers, one per option",
+                        len(pairs))
+        chooser = r.player(d.get("player"), _at("decision", "player"))
+        prompt = r.text(d.get("prompt"), _at("decision", "prompt"))
+        kind = r.text(d.get("kind"), _at("decision", "kind"))
+        s.asking = (chooser, prompt, tuple(a for a, _ in pairs), kind, tuple(lbl for _, lbl in pairs))
+        s.pending_values = tuple(r.number(v, _at(_at("decision", "values"), i), None) for i, v in enumerate(values))
+    log = r.seq(r.field("log"), "log", "a list of events (objects)")
+    if len(log) > game.event_limit:
+        raise StateError(f"'log' holds {len(log):,} events, more than this game's event_limit of {game.event_limit:,}")
+    s.log = [r.obj(e, _at("log", i), "an event (an object)") for i, e in enumerate(log)]
+    s.terminal = r.flag(r.field("terminal"), "terminal")
+    s.round_log = [r.obj(e, _at("round_log", i), "an object of counters at the end of a round")
+                   for i, e in enumerate(r.seq(r.field("round_log"), "round_log", "a list of objects"))]
+    s.winners = tuple(r.player(p, _at("winners", i))
+                      for i, p in enumerate(r.seq(r.field("winners"), "winners", "a list of players")))
+    uses = r.obj(r.field("uses"), "uses", "an object of card types and their uses per player")
+    s.uses = {}
+    for t, per in uses.items():
+        path = _at("uses", t)
+        listed = r.seq(per, path, f"a list of {players} integers, one per player", players)
+        s.uses[t] = [r.number(x, _at(path, i)) for i, x in enumerate(listed)]
+    s.arranged = r.flag(r.field("arranged"), "arranged")
+    s.marks = r.per_card(r.field("marks"), "marks", "an object of card ids and their marks",
+                         lambda v, path: r.texts(v, path, "a list of marks (texts)"))
+    saved_marks = r.seq(r.field("player_marks"), "player_marks", f"a list of {players} lists of marks, one per player",
+                         players)
+    s.player_marks = [r.texts(m, _at("player_marks", i), "a list of marks (texts)") for i, m in enumerate(saved_marks)]
+    sealing = r.field("sealing")
+    s.sealing = None if sealing is None else r.player(sealing, "sealing")
+    s.sealed_cards = r.per_card(r.field("sealed_cards"), "sealed_cards", "an object of card ids and players", r.player)
+    classes = r.seq(r.field("classes", [{}] * players, optional=True), "classes",
+                     f"a list of {players} objects, one per player", players)
+    s.classes = [r.per_card(cls, _at("classes", i), "an object of card ids and class numbers", r.number)
+                 for i, cls in enumerate(classes)]
+    s.class_seq = r.number(r.field("class_seq", 0, optional=True), "class_seq")
+    s.loose = r.per_card(r.field("loose", {}, optional=True), "loose", "an object of card ids and players (bits)",
+                         r.number)
+    if not s.terminal and s.asking is None:
+        raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
+                         "'decision' is null")
+    return s
 
 
 def _tuples(value: Any) -> Any:
@@ -838,85 +1133,3 @@ def _tuples(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _tuples(v) for k, v in value.items()}
     return value
-
-
-def _from_dict(game: "Game", data: Any) -> State:
-    rules = game.rules
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise StateError(f"not a saved rulecore state (format should be {FORMAT!r})")
-    if data["game"] != rules.cardset.name:
-        raise StateError(f"this state is of '{data['game']}', not '{rules.cardset.name}'")
-    if data["players"] != rules.players:
-        raise StateError(f"this state has {data['players']} players, the game {rules.players}")
-    if data["options"] != rules.options:
-        raise StateError(f"this state was played with options {data['options']}, the game has {rules.options}")
-    if data.get("fingerprint") != game.fingerprint:
-        raise StateError(f"this state was saved with other rules of '{rules.cardset.name}' (another version of the "
-                         "cardset, or the save was edited): its fingerprint does not match")
-    s = State(game)
-    s.seed = int(data["seed"])
-    s.rng = Rng(int(data["rng"]))
-    zones = {str(k): [int(c) for c in v] for k, v in data["zones"].items()}
-    if set(zones) != set(rules.zone_visibility):
-        raise StateError("the saved zones do not match the cardset's zones")
-    where = [""] * len(rules.instance_type)
-    seen = 0
-    for key, cards in zones.items():
-        for c in cards:
-            if not 0 <= c < len(where) or where[c]:
-                raise StateError(f"card {c} is missing or appears twice in the saved zones")
-            where[c] = key
-            seen += 1
-    if seen != len(where):
-        raise StateError(f"the saved zones hold {seen} cards, the game has {len(where)}")
-    s.zones, s.where = zones, where
-    s.owned_zones = set(zones)
-    s.counters = {str(k): [int(x) for x in v] for k, v in data["counters"].items()}
-    s.owned_counters = set(s.counters)
-    for name, cdef in rules.cardset.counters.items():
-        if len(s.counters.get(name, ())) != (rules.players if cdef.per_player else 1):
-            raise StateError(f"the saved counter '{name}' has the wrong size")
-    s.vars = _tuples(data["vars"])
-    s.round = int(data["round"])
-    s.phase = data["phase"]
-    s.turn_player = data["turn_player"]
-    s.turns = int(data["turns"])
-    s.extra_turns = [int(x) for x in data["extra_turns"]]
-    s.revealed = set(data["revealed"])
-    s.faceup = set(int(c) for c in data["faceup"])
-    s.facedown = set(int(c) for c in data["facedown"])
-    envs = [_tuples(e) for e in data["envs"]]
-    stack = []
-    for node_id, pc, fdata, env_id in data["frames"]:
-        stack.append((rules.nodes[node_id], int(pc), _tuples(fdata), envs[env_id]))
-    s.stack = stack
-    d = data["decision"]
-    if d is None:
-        s.asking, s.pending_values = None, ()
-    else:
-        pairs = [(str(a), str(lbl)) for a, lbl in d["options"]]
-        s.asking = (int(d["player"]), d["prompt"], tuple(a for a, _ in pairs), d["kind"], tuple(lbl for _, lbl in pairs))
-        s.pending_values = tuple(int(v) for v in d["values"])
-        if len(s.pending_values) != len(pairs):
-            raise StateError("the saved decision is inconsistent")
-    s.history = [str(a) for a in data["history"]]
-    s.log = list(data["log"])
-    s.terminal = bool(data["terminal"])
-    s.round_log = list(data["round_log"])
-    s.winners = tuple(int(p) for p in data["winners"])
-    s.uses = {str(k): [int(x) for x in v] for k, v in data["uses"].items()}
-    s.arranged = bool(data["arranged"])
-    s.marks = {int(c): tuple(str(x) for x in m) for c, m in data["marks"].items()}
-    s.player_marks = [tuple(str(x) for x in m) for m in data["player_marks"]]
-    if len(s.player_marks) != rules.players:
-        raise StateError("the saved player marks do not match the number of players")
-    s.sealing = None if data["sealing"] is None else int(data["sealing"])
-    s.sealed_cards = {int(c): int(p) for c, p in data["sealed_cards"].items()}
-    s.classes = [{int(c): int(k) for c, k in cls.items()} for cls in data.get("classes", [{}] * rules.players)]
-    if len(s.classes) != rules.players:
-        raise StateError("the saved card classes do not match the number of players")
-    s.class_seq = int(data.get("class_seq", 0))
-    s.loose = {int(c): int(m) for c, m in data.get("loose", {}).items()}
-    if not s.terminal and s.asking is None:
-        raise StateError("the saved state is neither over nor waiting for a decision")
-    return s

@@ -425,8 +425,11 @@ def _play_one(game: SimGame, job: _Job, index: int) -> _Outcome:
         state = game.new_game(seed=seed)
         bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(job.bots)]
         decisions = 0
+        # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
+        limit = getattr(game, "action_limit", None)
+        stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
         while not state.is_terminal():
-            if decisions >= job.max_decisions:
+            if decisions >= stop:
                 return GameRecord(
                     index=index,
                     seed=seed,
