@@ -49,15 +49,20 @@ _COMPARE = {
 
 class Compiler:
     def __init__(
-        self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None
+        self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None,
+        handlers: Any = None, ran_away: Any = None,
     ) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.simple = simple or {}  # statement class -> its handler, for statements that never pause
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
+        # statement class -> the interpreter's frame handler (state, frame), for the statements that
+        # can pause and that block functions hand on; ran_away(state, frame, steps) raises at a limit
+        self.handlers = handlers or {}
+        self.ran_away = ran_away
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
-        self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
+        self.blocks: dict[int, Fn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
         self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
@@ -113,26 +118,14 @@ class Compiler:
         self._keep.append(node)
         return result
 
-    def plan(self, block: Any) -> tuple[Any, ...]:
-        """How a block runs: per position, None (a statement the interpreter steps into) or
-        (function, next position) for a run of statements that never pause, compiled together."""
-        plan = self.plans.get(id(block))
-        if plan is None:
-            body = block.body
-            steps: list[Any] = [None] * len(body)
-            pc = 0
-            while pc < len(body):
-                if self.can_pause(body[pc]):
-                    pc += 1
-                    continue
-                end = pc
-                while end < len(body) and not self.can_pause(body[end]):
-                    end += 1
-                steps[pc] = (self.gen.function(list(body[pc:end])), end)
-                pc = end
-            plan = self.plans[id(block)] = tuple(steps)
+    def block_fn(self, block: Any) -> Fn:
+        """The generated function ``(state, E, pc, depth)`` that runs the frame of ``block`` from
+        position ``pc`` (see ``CodeGen.block``): written and compiled the first time it is asked for."""
+        fn = self.blocks.get(id(block))
+        if fn is None:
+            fn = self.blocks[id(block)] = self.gen.function(("block", block))
             self._keep.append(block)
-        return plan
+        return fn
 
     def generate(self, roots: list[Any], menus: list[Any], rules: Any, name: str) -> "Generated":
         """Install generated functions for ``roots`` (see ``CodeGen``); each is written and compiled
@@ -1036,23 +1029,134 @@ class CodeGen:
         w.dedent()
         return name
 
-    def run_of(self, stmts: list[Any]) -> str:
-        """Write ``def rK(state, E)``: statements that never pause, one after the other, as straight-line
-        code.  Let, set, counters and moves are written out; any other statement calls its handler."""
+    # ---- the frames of statements that can pause
+    #
+    # A block whose statements can pause runs as one generated function ``xK(state, E, pc, depth)``
+    # for its frame ``(block, pc, None, E)``: a chain of ``if pc <= K:`` sections, one per run of
+    # statements that never pause (written out inline) and one per statement that can.  Before a
+    # statement that can pause, the frame is left exactly as the interpreter's ``h_block`` leaves it
+    # (``pc`` past the statement, or popped when the statement is the last: tail position), and the
+    # statement's frame is pushed; then the statement runs at once, in this Python call, instead of
+    # going back round the interpreter's loop: a procedure call or an 'if' calls the block function
+    # of the body it enters, any other statement its interpreter handler.  When that returns with no
+    # question asked and this frame on top again, the block goes on; otherwise it returns and the
+    # frames on the stack are what the interpreter would have left (so a pending decision, clone,
+    # to_json and resample see the same frames).  ``depth`` bounds the nesting of these Python
+    # calls (past it the run loop takes over); each frame entered counts as a step of the run.
+
+    DIRECT_DEPTH = 40
+
+    def block(self, block: Any) -> str:
+        """Write ``def xK(state, E, pc, depth)``, the frame of ``block`` run from ``pc`` (see above)."""
         self._roots += 1
-        name = f"r{self._roots}"
+        name = f"x{self._roots}"
         w = self.w
-        w.span = stmts[0].span
-        w.line(f"def {name}(state, E):")
+        w.span = block.span
+        w.line(f"def {name}(state, E, pc, depth):")
         w.indent()
-        w.line("ctx = state.ctx")
-        w.line("ctx.env = E")
         w.line("S = state")
+        w.line("ctx = S.ctx")
+        w.line("ctx.env = E")
+        w.line("stack = S.stack")
         scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
-        for stmt in stmts:
-            self.stmt(stmt, scope)
-        w.line("return None")
+        body = block.body
+        pauses = self.compiler.can_pause
+        bnode = self.node_const(block)
+        k = 0
+        while k < len(body):
+            w.span = body[k].span
+            w.line(f"if pc <= {k}:")
+            w.indent()
+            if pauses(body[k]):
+                self.pausing(body[k], bnode, k, k + 1 == len(body), scope)
+                k += 1
+            else:
+                while k < len(body) and not pauses(body[k]):
+                    self.stmt(body[k], scope)
+                    k += 1
+            w.dedent()
+        w.span = block.span
+        w.line("stack.pop()")
         w.dedent()
+        return name
+
+    def pausing(self, stmt: Any, bnode: str, k: int, tail: bool, sc: _Scope) -> None:
+        """Write the section of a block for its statement ``k``, which can pause (see ``block``)."""
+        w = self.w
+        frame = self.tmp()
+        if tail:
+            w.line("stack.pop()")
+        else:
+            w.line(f"{frame} = ({bnode}, {k + 1}, None, E)")
+            w.line(f"stack[-1] = {frame}")
+        kind = type(stmt)
+        if kind is n.CallProc and stmt.name in self.compiler.procedures:
+            proc = self.compiler.procedures[stmt.name]
+            env = self.tmp()
+            w.line(f'{env} = {{"$you": E.get("$you"), "$this": E.get("$this")}}')
+            w.line(f'if "$by" in E: {env}["$by"] = E["$by"]')  # the procedure acts for an option's chooser
+            for param, arg in zip(proc.params, stmt.args):
+                value = self.ex(arg, sc)
+                w.line(f"{env}[{param!r}] = {value}")
+            self.enter(proc.body, env)
+        elif kind is n.If:
+            opened = 0
+            for cond, branch in stmt.branches:
+                c = self.ex(cond, sc)
+                w.line(f"if {c}:")
+                w.indent()
+                self.enter(branch, "E")
+                w.dedent()
+                w.line("else:")
+                w.indent()
+                w.line("pass")
+                opened += 1
+            if stmt.orelse is not None:
+                self.enter(stmt.orelse, "E")
+            for _ in range(opened):
+                w.dedent()
+        else:  # the interpreter's handler runs the statement's frame
+            handler = self.const("Q", kind.__name__, self.compiler.handlers[kind])
+            pushed = self.tmp()
+            w.line(f"{pushed} = ({self.node_const(stmt)}, 0, None, E)")
+            w.line(f"stack.append({pushed})")
+            self.count_frame()
+            w.line(f"{handler}(S, {pushed})")
+        if tail:
+            w.line("return")
+        else:
+            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
+            w.line("ctx.env = E")
+
+    def enter(self, block: Any, env: str) -> None:
+        """Write: push the frame of ``block`` with locals ``env`` and run it now (see ``block``)."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(block)}, 0, None, {env}))")
+        self.count_frame()
+        w.line(f"if depth >= {self.DIRECT_DEPTH}: return")  # the run loop goes on from the frames
+        w.line(f"{self.block_ref(block)}(S, {env}, 0, depth + 1)")
+
+    def count_frame(self) -> None:
+        """Write: one more frame handled in this run, against the step and depth limits (as ``run``)."""
+        w = self.w
+        w.line("S.steps += 1")
+        w.line("if S.steps > S.game.step_limit or len(stack) > S.game.depth_limit: "
+               f"{self.const('R', 'ran_away', self.compiler.ran_away)}(S, stack[-1], S.steps > S.game.step_limit)")
+
+    def block_ref(self, block: Any) -> str:
+        """The module name of ``block``'s block function: a stand-in until it is first called, which
+        compiles it and puts it in its place."""
+        key = ("X", id(block))
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = f"X{len(self._consts)}"
+            compiler, ns = self.compiler, self.ns
+
+            def first_call(*args: Any) -> Any:
+                fn = ns[name] = compiler.block_fn(block)
+                return fn(*args)
+
+            self._new_consts[name] = compiler.blocks.get(id(block), first_call)
         return name
 
     def stmt(self, stmt: Any, sc: _Scope) -> None:
@@ -1232,8 +1336,8 @@ class CodeGen:
     def _function(self, node: Any) -> Fn:
         self.w = _Writer()
         self.pending = []
-        if type(node) is list:
-            name = self.run_of(node)
+        if type(node) is tuple:
+            name = self.block(node[1])
         elif isinstance(node, n.Menu):
             name = self.menu(node)
         else:

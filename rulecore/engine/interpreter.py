@@ -107,7 +107,7 @@ def run(state: "State") -> None:
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
-            _ran_away(state, frame, state.steps > limit)
+            ran_away(state, frame, state.steps > limit)
         try:
             handlers[type(frame[0])](state, frame)
         except RuleError:
@@ -120,7 +120,7 @@ def run(state: "State") -> None:
         state.finish()
 
 
-def _ran_away(state: "State", frame: Frame, steps: bool) -> None:
+def ran_away(state: "State", frame: Frame, steps: bool) -> None:
     node = frame[0]
     if steps:
         raise RuleError(f"the effects ran more than {state.game.step_limit:,} steps without a decision "
@@ -404,34 +404,14 @@ def h_simple(state: "State", frame: Frame) -> None:
 
 
 def h_block(state: "State", frame: Frame) -> None:
+    """A block's frame: its generated block function runs it from the frame's pc (see
+    ``CodeGen.block``: statements that never pause inline, the others entered from there)."""
     node, pc, _, env = frame
-    body = node.body
-    stack = state.stack
     compiler = state.rules.compiler
-    plan = compiler.plans.get(id(node))
-    if plan is None:
-        plan = compiler.plan(node)
-    end = len(body)
-    while pc < end:
-        step = plan[pc]
-        if step is not None:  # statements that never pause, run as one generated function
-            run_simple, next_pc = step
-            try:
-                run_simple(state, env)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
-                                _span_of(state, exc, body[pc])) from exc
-            pc = next_pc
-            continue
-        stmt = body[pc]
-        pc += 1
-        if pc < end:
-            stack[-1] = (node, pc, None, env)
-        else:
-            stack.pop()  # tail position: the block is done once the child is
-        stack.append((stmt, 0, None, env))
-        return
-    stack.pop()
+    fn = compiler.blocks.get(id(node))
+    if fn is None:
+        fn = compiler.block_fn(node)
+    fn(state, env, pc, 0)
 
 
 def h_if(state: "State", frame: Frame) -> None:

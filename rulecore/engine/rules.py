@@ -39,7 +39,8 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers)
+        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers,
+                                 interp.HANDLERS, interp.ran_away)
         self.fn = self.compiler
 
         # zones
