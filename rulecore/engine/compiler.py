@@ -50,17 +50,17 @@ _COMPARE = {
 class Compiler:
     def __init__(
         self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None,
-        handlers: Any = None, ran_away: Any = None,
+        machine: Any = None,
     ) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.simple = simple or {}  # statement class -> its handler, for statements that never pause
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
-        # statement class -> the interpreter's frame handler (state, frame), for the statements that
-        # can pause and that block functions hand on; ran_away(state, frame, steps) raises at a limit
-        self.handlers = handlers or {}
-        self.ran_away = ran_away
+        # what block functions call of the interpreter (see ``interpreter.MACHINE``): "handlers",
+        # statement class -> frame handler (state, frame); "ran_away", "choice_counts", "ask_choice", "offer"
+        self.machine = machine or {}
+        self.handlers = self.machine.get("handlers", {})
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
         self.blocks: dict[int, Fn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
@@ -1115,18 +1115,59 @@ class CodeGen:
                 self.enter(stmt.orelse, "E")
             for _ in range(opened):
                 w.dedent()
+        elif kind is n.Choose:
+            self.push(stmt)
+            self.choose(stmt, sc)
+        elif kind is n.Menu and id(stmt) in self.compiler.menus:
+            self.push(stmt)
+            self.offer(stmt, sc)
         else:  # the interpreter's handler runs the statement's frame
             handler = self.const("Q", kind.__name__, self.compiler.handlers[kind])
-            pushed = self.tmp()
-            w.line(f"{pushed} = ({self.node_const(stmt)}, 0, None, E)")
-            w.line(f"stack.append({pushed})")
-            self.count_frame()
+            pushed = self.push(stmt)
             w.line(f"{handler}(S, {pushed})")
         if tail:
             w.line("return")
         else:
             w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
             w.line("ctx.env = E")
+
+    def push(self, stmt: Any) -> str:
+        """Write: push the frame of ``stmt`` (at its start, in the block's locals); returns its local."""
+        pushed = self.tmp()
+        self.w.line(f"{pushed} = ({self.node_const(stmt)}, 0, None, E)")
+        self.w.line(f"stack.append({pushed})")
+        self.count_frame()
+        return pushed
+
+    def chooser(self, node: Any, sc: _Scope) -> str:
+        """Who makes the choice ``node``: its 'by', else 'you' (as the interpreter's ``_chooser``)."""
+        who = self.ex(node.chooser, sc) if node.chooser is not None else self.store(sc.you)
+        self.need(f"type({who}) is not int or not 0 <= {who} < {self.rules.players}", node,
+                  "a choice needs a player to make it", who)
+        return who
+
+    def choose(self, node: n.Choose, sc: _Scope) -> None:
+        """Write the start of a choice (its frame pushed): what it picks from, then ask (``ask_choice``)."""
+        w = self.w
+        machine = self.compiler.machine
+        source = self.ex(node.source, sc)
+        values = self._items(source, copy=True)  # kept in the frame: never a zone's own list
+        if node.kind == "set":
+            w.line(f"if type({source}) is tuple: {values} = tuple([_cards_of(ctx, v) for v in {values}])")
+        count = self.ex(node.count, sc) if node.count is not None else "None"
+        data = self.store(f"{self.const('Q', 'choice_counts', machine['choice_counts'])}"
+                          f"({self.node_const(node)}, {values}, {count})")
+        w.line(f"{self.const('Q', 'ask_choice', machine['ask_choice'])}(S, {self.node_const(node)}, 0, {data}, E)")
+
+    def offer(self, node: n.Menu, sc: _Scope) -> None:
+        """Write a menu (its frame pushed): its entries (the menu's generated function), then ``offer``."""
+        w = self.w
+        who = self.chooser(node, sc)
+        menus = self.const("C", "menus", self.compiler.menus)
+        w.line("ctx.env = E")
+        entries = self.store(f"{menus}[{id(node)}](ctx, {who})")
+        w.line(f"if not {entries}: _no_option({self.node_const(node)})")
+        w.line(f"{self.const('Q', 'offer', self.compiler.machine['offer'])}(S, {self.node_const(node)}, E, {who}, {entries})")
 
     def enter(self, block: Any, env: str) -> None:
         """Write: push the frame of ``block`` with locals ``env`` and run it now (see ``block``)."""
@@ -1141,7 +1182,7 @@ class CodeGen:
         w = self.w
         w.line("S.steps += 1")
         w.line("if S.steps > S.game.step_limit or len(stack) > S.game.depth_limit: "
-               f"{self.const('R', 'ran_away', self.compiler.ran_away)}(S, stack[-1], S.steps > S.game.step_limit)")
+               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, stack[-1], S.steps > S.game.step_limit)")
 
     def block_ref(self, block: Any) -> str:
         """The module name of ``block``'s block function: a stand-in until it is first called, which
@@ -1376,6 +1417,10 @@ class CodeGen:
 # ---- what generated code calls on its rare and error paths
 
 
+def _no_option(node: Any) -> None:
+    raise _located(node, "no option of this choice is available")
+
+
 def _no_value(node: Any, name: str) -> Any:
     raise _located(node, f"'{name}' has no value here (it was never set on this path)")
 
@@ -1476,6 +1521,7 @@ _RUNTIME: dict[str, Any] = {
     "_items_of": items_of,
     "_MISSING": _MISSING,
     "_no_value": _no_value,
+    "_no_option": _no_option,
     "_no_opponents": _no_opponents,
     "_bad_owner": _bad_owner,
     "_div_zero": _div_zero,

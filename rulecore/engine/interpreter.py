@@ -668,56 +668,75 @@ def _prompt(state: "State", node: Any, env: dict) -> str | None:
 
 def h_choose(state: "State", frame: Frame) -> None:
     node, pc, data, env = frame
-    rules = state.rules
     if data is None:
-        source = ev(state, node.source, env)
-        values = items_of(_ctx(state, env), source)
-        if node.kind in ("set",) and type(source) is tuple:
-            values = tuple(cards_of(_ctx(state, env), v) for v in values)
-        count = None
-        if node.count is not None:
-            count = ev(state, node.count, env)
-            if type(count) is not int:
-                raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
-        if node.mode == "one":
-            if not values:
-                raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
-            data = (values, (), 1, False)
-        else:
-            need = len(values) if count is None else count
-            if node.mode == "exactly" and need > len(values):
-                raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
-            data = (values, (), min(need, len(values)), node.mode == "upto")
+        data = choice_data(state, node, env)
+    ask_choice(state, node, pc, data, env)
+
+
+def choice_data(state: "State", node: n.Choose, env: dict) -> tuple[Any, ...]:
+    """What a choice picks from, before the first pick: (values, picked, how many, may stop early)."""
+    source = ev(state, node.source, env)
+    values = items_of(_ctx(state, env), source)
+    if node.kind in ("set",) and type(source) is tuple:
+        values = tuple(cards_of(_ctx(state, env), v) for v in values)
+    count = None
+    if node.count is not None:
+        count = ev(state, node.count, env)
+    return choice_counts(node, values, count)
+
+
+def choice_counts(node: n.Choose, values: tuple[Any, ...], count: Any) -> tuple[Any, ...]:
+    """``choice_data`` from the values and the number asked for (None: as many as there are)."""
+    if count is not None and type(count) is not int:
+        raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
+    if node.mode == "one":
+        if not values:
+            raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
+        return (values, (), 1, False)
+    need = len(values) if count is None else count
+    if node.mode == "exactly" and need > len(values):
+        raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
+    return (values, (), min(need, len(values)), node.mode == "upto")
+
+
+def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], env: dict) -> None:
+    """The choice's frame on top of the stack with its progress ``data``: ask for the next pick, take
+    the only one there is, or end the choice (its variable set, the frame popped)."""
     values, picked, need, optional = data
     if len(picked) >= need or (not values):
         env[node.var] = picked if node.mode != "one" else picked[0]
         state.stack.pop()
         return
-    labels: dict[str, int] = {}
-    plain = list(map(rules.labeller(node.kind), values))
-    if node.kind in ("card", "cards") and len(set(plain)) < len(plain):
-        # same-looking cards in different zones are different choices: say where each is
-        zones_of: dict[str, set[str]] = {}
-        for label, value in zip(plain, values):
-            zones_of.setdefault(label, set()).add(state.where[value])
-        plain = [
-            f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
-            for label, value in zip(plain, values)
-        ]
-    for i, label in enumerate(plain):
-        if label not in labels:  # the first value of each label
-            labels[label] = i
+    rules = state.rules
+    kind = node.kind
+    plain = list(map(rules.labeller(kind), values))
+    if len(set(plain)) == len(plain):
+        labels = dict(zip(plain, range(len(plain))))
+    else:
+        if kind in ("card", "cards"):
+            # same-looking cards in different zones are different choices: say where each is
+            zones_of: dict[str, set[str]] = {}
+            for label, value in zip(plain, values):
+                zones_of.setdefault(label, set()).add(state.where[value])
+            plain = [
+                f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
+                for label, value in zip(plain, values)
+            ]
+        labels = {}
+        for i, label in enumerate(plain):
+            if label not in labels:  # the first value of each label
+                labels[label] = i
     if optional:
         labels[rules.done_label] = -1
     if len(labels) == 1 and not node.always:
-        _pick(state, frame, node, data, next(iter(labels.values())))
+        _pick(state, (node, pc, data, env), node, data, next(iter(labels.values())))
         return
     chooser = _chooser(state, node, env)
-    prompt = _prompt(state, node, env) or f"Choose {node.kind}"
+    prompt = _prompt(state, node, env) or f"Choose {kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
-    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), node.kind)
+    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), kind)
 
 
 def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
@@ -968,4 +987,13 @@ RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
     n.Signal: r_signal,
     n.Choose: r_choose,
     n.Menu: r_menu,
+}
+
+# what generated block functions call (see compiler.CodeGen.block)
+MACHINE: dict[str, Any] = {
+    "handlers": HANDLERS,
+    "ran_away": ran_away,
+    "choice_counts": choice_counts,
+    "ask_choice": ask_choice,
+    "offer": _offer,
 }

@@ -40,8 +40,9 @@ class Rules:
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
         self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers,
-                                 interp.HANDLERS, interp.ran_away)
+                                 interp.MACHINE)
         self.fn = self.compiler
+        self._labellers: dict[str, Any] = {}  # kind -> its labeller (see ``labeller``)
 
         # zones
         self.zone_keys: dict[str, tuple[str, ...]] = {}
@@ -184,6 +185,12 @@ class Rules:
 
     def labeller(self, kind: str) -> Any:
         """``label_for`` with the kind fixed: a function of the value (the common kinds without a dispatch)."""
+        fn = self._labellers.get(kind)
+        if fn is None:
+            fn = self._labellers[kind] = self._make_labeller(kind)
+        return fn
+
+    def _make_labeller(self, kind: str) -> Any:
         if kind in ("card", "cards"):
             return self._names.__getitem__
         if kind in ("player", "players"):
