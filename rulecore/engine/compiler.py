@@ -58,7 +58,8 @@ class Compiler:
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
         # what block functions call of the interpreter (see ``interpreter.MACHINE``): "handlers",
-        # statement class -> frame handler (state, frame); "ran_away", "choice_counts", "ask_choice", "offer"
+        # statement class -> frame handler (state, frame); "ran_away", "choice_counts", "ask_choice",
+        # "offer"; "direct_depth", how many frames may run inside one another's Python calls
         self.machine = machine or {}
         self.handlers = self.machine.get("handlers", {})
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
@@ -119,7 +120,7 @@ class Compiler:
         return result
 
     def block_fn(self, block: Any) -> Fn:
-        """The generated function ``(state, E, pc, depth)`` that runs the frame of ``block`` from
+        """The generated function ``(state, E, pc)`` that runs the frame of ``block`` from
         position ``pc`` (see ``CodeGen.block``): written and compiled the first time it is asked for."""
         fn = self.blocks.get(id(block))
         if fn is None:
@@ -1031,7 +1032,7 @@ class CodeGen:
 
     # ---- the frames of statements that can pause
     #
-    # A block whose statements can pause runs as one generated function ``xK(state, E, pc, depth)``
+    # A block whose statements can pause runs as one generated function ``xK(state, E, pc)``
     # for its frame ``(block, pc, None, E)``: a chain of ``if pc <= K:`` sections, one per run of
     # statements that never pause (written out inline) and one per statement that can.  Before a
     # statement that can pause, the frame is left exactly as the interpreter's ``h_block`` leaves it
@@ -1041,18 +1042,16 @@ class CodeGen:
     # of the body it enters, any other statement its interpreter handler.  When that returns with no
     # question asked and this frame on top again, the block goes on; otherwise it returns and the
     # frames on the stack are what the interpreter would have left (so a pending decision, clone,
-    # to_json and resample see the same frames).  ``depth`` bounds the nesting of these Python
-    # calls (past it the run loop takes over); each frame entered counts as a step of the run.
-
-    DIRECT_DEPTH = 40
+    # to_json and resample see the same frames).  ``State.nested`` bounds the nesting of these
+    # Python calls (past it the run loop takes over); each frame entered counts as a step of the run.
 
     def block(self, block: Any) -> str:
-        """Write ``def xK(state, E, pc, depth)``, the frame of ``block`` run from ``pc`` (see above)."""
+        """Write ``def xK(state, E, pc)``, the frame of ``block`` run from ``pc`` (see above)."""
         self._roots += 1
         name = f"x{self._roots}"
         w = self.w
         w.span = block.span
-        w.line(f"def {name}(state, E, pc, depth):")
+        w.line(f"def {name}(state, E, pc):")
         w.indent()
         w.line("S = state")
         w.line("ctx = S.ctx")
@@ -1174,8 +1173,10 @@ class CodeGen:
         w = self.w
         w.line(f"stack.append(({self.node_const(block)}, 0, None, {env}))")
         self.count_frame()
-        w.line(f"if depth >= {self.DIRECT_DEPTH}: return")  # the run loop goes on from the frames
-        w.line(f"{self.block_ref(block)}(S, {env}, 0, depth + 1)")
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")  # the run loop goes on from the frames
+        w.line("S.nested += 1")
+        w.line(f"{self.block_ref(block)}(S, {env}, 0)")
+        w.line("S.nested -= 1")
 
     def count_frame(self) -> None:
         """Write: one more frame handled in this run, against the step and depth limits (as ``run``)."""

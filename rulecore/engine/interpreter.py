@@ -103,6 +103,7 @@ def run(state: "State") -> None:
     limit = state.game.step_limit
     depth = state.game.depth_limit
     state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
+    state.nested = 0
     while stack and state.asking is None:
         frame = stack[-1]
         state.steps += 1
@@ -150,6 +151,7 @@ def resume(state: "State", index: int) -> None:
     """Answer the pending decision with option ``index`` and run on."""
     frame = state.stack[-1]
     state.asking = None
+    state.steps = state.nested = 0
     RESUMERS[type(frame[0])](state, frame, index)
     run(state)
 
@@ -411,7 +413,7 @@ def h_block(state: "State", frame: Frame) -> None:
     fn = compiler.blocks.get(id(node))
     if fn is None:
         fn = compiler.block_fn(node)
-    fn(state, env, pc, 0)
+    fn(state, env, pc)
 
 
 def h_if(state: "State", frame: Frame) -> None:
@@ -586,11 +588,12 @@ def _skipped(state: "State", node: n.Turns, env: dict, p: int) -> bool:
     """Whether the turns' 'skip' condition holds for player ``p`` (as 'it')."""
     if node.skip is None:
         return False
+    skip = state.rules.compiler.cache.get(id(node.skip)) or state.rules.fn(node.skip)
     ctx = _ctx(state, env)
     old = env.get("$it")
     env["$it"] = p
     try:
-        return bool(state.rules.fn(node.skip)(ctx))
+        return bool(skip(ctx))
     finally:
         env["$it"] = old
 
@@ -636,11 +639,30 @@ def h_turns(state: "State", frame: Frame) -> None:
         return
     state.turn_player = nxt
     state.turns += 1
-    state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
+    if state.record_events:
+        state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
     state.stack[-1] = (node, 1, (nxt, len(state.history), idle), env)
     turn_env = {**env, "$you": nxt, "$this": None}
     turn_env.pop("$by", None)  # the turn player acts in their turn
-    state.stack.append((node.body, 0, None, turn_env))
+    _enter(state, (node.body, 0, None, turn_env))
+
+
+DIRECT_DEPTH = 40  # frames run inside one another's Python calls (block functions, _enter) at most
+
+
+def _enter(state: "State", frame: Frame) -> None:
+    """Push a block's frame and run it at once (rather than going back round ``run``'s loop), as a
+    step of the run."""
+    stack = state.stack
+    stack.append(frame)
+    state.steps += 1
+    game = state.game
+    if state.steps > game.step_limit or len(stack) > game.depth_limit:
+        ran_away(state, frame, state.steps > game.step_limit)
+    if state.nested < DIRECT_DEPTH:
+        state.nested += 1
+        h_block(state, frame)
+        state.nested -= 1
 
 
 def h_end_game(state: "State", frame: Frame) -> None:
@@ -836,19 +858,20 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
         chooser = _chooser(state, node, env)
         ability = state.rules.trigger_ability(item.event, value)
         _announce_use(state, value, chooser)
-        state.stack[-1] = (ability.body, 0, None,
-                           {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}})
+        state.stack.pop()
+        _enter(state, (ability.body, 0, None, {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}}))
         return
     chooser = _chooser(state, node, env)
     if isinstance(item, n.DynamicOption):
         env[item.var] = value
     if chooser == actor(env):
-        state.stack[-1] = (item.body, 0, None, env)
+        state.stack.pop()
+        _enter(state, (item.body, 0, None, env))
         return
     # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
     state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
     env["$by"] = chooser
-    state.stack.append((item.body, 0, None, env))
+    _enter(state, (item.body, 0, None, env))
 
 
 def r_menu(state: "State", frame: Frame, index: int) -> None:
@@ -906,8 +929,9 @@ def menu_answers(state: "State", event: str, player: int, passed: dict) -> list[
 def _announce_use(state: "State", card: int, user: Any) -> None:
     """A card's ability is used: count it for the statistics and log it."""
     state.count_use(card, user)
-    state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}", actor=user,
-               card=state.rules.instance_type[card])
+    if state.record_events:
+        state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}", actor=user,
+                   card=state.rules.instance_type[card])
 
 
 def _signal_start(state: "State", frame: Frame) -> None:
@@ -996,4 +1020,5 @@ MACHINE: dict[str, Any] = {
     "choice_counts": choice_counts,
     "ask_choice": ask_choice,
     "offer": _offer,
+    "direct_depth": DIRECT_DEPTH,
 }

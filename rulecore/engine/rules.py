@@ -196,8 +196,16 @@ class Rules:
         if kind in ("player", "players"):
             return self.player_label
         if kind == "set":
-            group_label = self.group_label
-            return lambda value: group_label(value if type(value) is tuple else (value,))
+            labels, type_of, make = self._group_labels, self.instance_type.__getitem__, self._make_group_label
+
+            def set_label(value: Any) -> str:  # group_label, inline
+                key = tuple(map(type_of, value)) if type(value) is tuple else (type_of(value),)
+                label = labels.get(key)
+                if label is None:
+                    label = labels[key] = make(key)
+                return label
+
+            return set_label
         return lambda value: self.label_for(kind, value)
 
     def label_for(self, kind: str, value: Any) -> str:
