@@ -553,6 +553,10 @@ class CodeGen:
         self._roots = 0
         self.pending: list[_Writer] = []
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
+        # what a local holds when the writer knows it: "tuple" (a collection) or "zone" (a zone key);
+        # each local is assigned once, so this holds wherever it is read
+        self.shapes: dict[str, str] = {}
+        self.zone_keys = frozenset(k for keys in rules.zone_keys.values() for k in keys)
         self._lock = threading.Lock()
 
     # ---- names
@@ -681,7 +685,7 @@ class CodeGen:
 
     def g_ListExpr(self, node: n.ListExpr, sc: _Scope) -> str:
         items = [self.ex(i, sc) for i in node.items]
-        return self.store("(" + "".join(i + ", " for i in items) + ")")
+        return self.tuple("(" + "".join(i + ", " for i in items) + ")")
 
     def g_Var(self, node: n.Var, sc: _Scope) -> str:
         if node.name in sc.names:
@@ -740,7 +744,9 @@ class CodeGen:
         idx = who if base == 0 else f"{who} - {base}"
         self.w.line(f"if type({who}) is not int or not 0 <= {idx} < {len(keys)}: "
                     f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
-        return self.store(f"{k}[{idx}]")
+        t = self.store(f"{k}[{idx}]")
+        self.shapes[t] = "zone"
+        return t
 
     def g_CounterRef(self, node: n.CounterRef, sc: _Scope) -> str:
         name = node.counter
@@ -767,10 +773,18 @@ class CodeGen:
             it = self.const("C", "instance_type", self.rules.instance_type)
             self.w.line(f"{it}[{card}]")
             return "None"
-        return self.store(f"{self.const('P', name, table)}[{card}]")
+        value = self.store(f"{self.const('P', name, table)}[{card}]")
+        if all(type(v) is tuple for v in table):
+            self.shapes[value] = "tuple"
+        return value
 
     def _items(self, value: str, copy: bool) -> str:
         """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
+        shape = self.shapes.get(value)
+        if shape == "tuple":
+            return value
+        if shape == "zone":
+            return self.store(f"tuple(S.zones[{value}])" if copy else f"S.zones[{value}]")
         if not _is_local(value):  # a constant: a zone key, none, a number
             return self.store(f"_items_of(ctx, {value})" if copy or value[:1] not in "'\"" else f"S.zones[{value}]")
         t = self.tmp()
@@ -795,7 +809,13 @@ class CodeGen:
         cond = self.ex(node.cond, sc.with_it(it))
         w.line(f"if {cond}: {out}.append({it})")
         w.dedent()
-        return self.store(f"tuple({out})")
+        return self.tuple(f"tuple({out})")
+
+    def tuple(self, expr: str) -> str:
+        """``store`` for an expression that gives a tuple."""
+        t = self.store(expr)
+        self.shapes[t] = "tuple"
+        return t
 
     def g_BinOp(self, node: n.BinOp, sc: _Scope) -> str:
         a = self.ex(node.left, sc)
@@ -805,6 +825,19 @@ class CodeGen:
         nc = self.node_const(node)
         op = node.op
         pyop = "//" if op == "/" else op
+        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
+        text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
+                for x in (node.left, node.right)]
+        if op == "+" and any(text):  # a text that is no zone's key, and something: the first branches below
+            other = b if text[0] else a
+            w.line(f"if type({other}) is str:")
+            w.line(f"    {t} = {a} + {b}")
+            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
+            w.line(f"elif type({other}) is int:")
+            w.line(f"    {t} = {a} + str({b})" if text[0] else f"    {t} = str({a}) + {b}")
+            w.line("else:")
+            w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
+            return t
         w.line(f"if type({a}) is int and type({b}) is int:")
         if op in "/%":
             w.line(f"    if {b} == 0: _div_zero({nc})")
@@ -819,7 +852,6 @@ class CodeGen:
             w.line(f"    {t} = {a} + str({b})")
             w.line(f"elif type({a}) is int and type({b}) is str:")
             w.line(f"    {t} = str({a}) + {b}")
-        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         w.line("else:")
         w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
         return t
@@ -903,6 +935,9 @@ class CodeGen:
             w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
             return t
         args = [self.ex(a, sc) for a in node.args]
+        if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
+            a = args[0]
+            return self.store(f"len({a})" if self.shapes[a] == "tuple" else f"len(S.zones[{a}])")
         if node.func == "count" and len(args) == 1 and _is_local(args[0]):
             a = args[0]
             t = self.tmp()

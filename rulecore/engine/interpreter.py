@@ -104,13 +104,19 @@ def run(state: "State") -> None:
     depth = state.game.depth_limit
     state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
     state.nested = 0
+    compiler = state.rules.compiler
+    blocks = compiler.blocks
     while stack and state.asking is None:
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
             ran_away(state, frame, state.steps > limit)
         try:
-            handlers[type(frame[0])](state, frame)
+            node = frame[0]
+            if type(node) is n.Block:  # h_block, without the call
+                (blocks.get(id(node)) or compiler.block_fn(node))(state, frame[3], frame[1])
+            else:
+                handlers[type(node)](state, frame)
         except RuleError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
