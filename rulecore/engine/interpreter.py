@@ -853,7 +853,7 @@ def _offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tu
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in data), tuple(range(len(data))), "option")
+    state.ask(chooser, _prompt(state, node, env) or "Choose", next(zip(*data)), tuple(range(len(data))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

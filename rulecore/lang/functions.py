@@ -134,14 +134,17 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
     by_value: dict[Any, list[int]] = {}
     rules = ctx.rules
     table = rules.prop_tables.get(prop)  # per-card values of the property, when the engine has them
-    for card in cards_of(ctx, cards):
+    items = cards_of(ctx, cards)
+    for card in items:
         value = table[card] if table is not None else rules.card_prop(card, prop)
         group = by_value.get(value)
         if group is None:
             by_value[value] = [card]
         else:
             group.append(card)
-    if sum(len(g) * (len(g) + 1) // 2 for g in by_value.values()) > MAX_BUILT:
+    # at most len(items) * (len(items) + 1) / 2 cards are built: count them only when that may be too many
+    if len(items) * (len(items) + 1) // 2 > MAX_BUILT and \
+            sum(len(g) * (len(g) + 1) // 2 for g in by_value.values()) > MAX_BUILT:
         raise _too_much("building these sets", MAX_BUILT, "give sets() fewer cards of one kind")
     out: list[tuple[int, ...]] = []
     for group in by_value.values():
@@ -163,7 +166,7 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
     for extra in extra_cards:
         if itype[extra] not in firsts:
             firsts[itype[extra]] = extra
-    per_group = (len(extra_cards) + 1)
+    per_group = len(extra_cards) + 1
     out = []
     built = 0
     for group in items_of(ctx, groups):
@@ -173,13 +176,10 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
         if built > MAX_BUILT:
             raise _too_much("building these sets", MAX_BUILT, "give with_one() fewer groups or extras")
         out.append(group)
-        if firsts:
-            if len(group) == 1:
-                own = itype[group[0]]
-                out.extend(group + (extra,) for etype, extra in firsts.items() if etype != own)
-            else:
-                types = set(map(itype.__getitem__, group))
-                out.extend(group + (extra,) for etype, extra in firsts.items() if etype not in types)
+        types = set(map(itype.__getitem__, group))
+        for etype, extra in firsts.items():
+            if etype not in types:
+                out.append(group + (extra,))
     return tuple(out)
 
 
