@@ -19,6 +19,7 @@ from ..lang.kinds import static_kind
 from ..lang.nodes import walk
 
 Fn = Callable[[Any], Any]
+BlockFn = Callable[[Any, dict, int], None]  # a block function: (state, locals, pc)
 
 _MISSING = object()
 
@@ -63,7 +64,7 @@ class Compiler:
         self.machine = machine or {}
         self.handlers = self.machine.get("handlers", {})
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
-        self.blocks: dict[int, Fn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
+        self.blocks: dict[int, BlockFn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
         self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
@@ -119,7 +120,7 @@ class Compiler:
         self._keep.append(node)
         return result
 
-    def block_fn(self, block: Any) -> Fn:
+    def block_fn(self, block: Any) -> BlockFn:
         """The generated function ``(state, E, pc)`` that runs the frame of ``block`` from
         position ``pc`` (see ``CodeGen.block``): written and compiled the first time it is asked for."""
         fn = self.blocks.get(id(block))
@@ -1405,12 +1406,12 @@ class CodeGen:
         w.line(f"if {ids}: S.move_by_rule({self.node_const(node)}, {ids}, {dest}, E)")
 
     # ---- compiling, one root at a time
-    def function(self, node: Any) -> Fn:
+    def function(self, node: Any) -> Callable[..., Any]:
         """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
         with self._lock:  # states of one game played in several threads share this writer
             return self._function(node)
 
-    def _function(self, node: Any) -> Fn:
+    def _function(self, node: Any) -> Callable[..., Any]:
         self.w = _Writer()
         self.pending = []
         if type(node) is tuple:
