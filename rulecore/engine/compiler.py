@@ -58,11 +58,10 @@ class Compiler:
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
-        # what block functions call of the interpreter (see ``interpreter.MACHINE``): "handlers",
-        # statement class -> frame handler (state, frame); "ran_away", "choice_counts", "ask_choice",
-        # "offer"; "direct_depth", how many frames may run inside one another's Python calls
+        # what block functions call of the interpreter (see ``interpreter.MACHINE``): "ran_away",
+        # "drive", "choice_counts", "ask_choice", "offer"; "direct_depth", how many frames may run
+        # inside one another's Python calls
         self.machine = machine or {}
-        self.handlers = self.machine.get("handlers", {})
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
         self.blocks: dict[int, BlockFn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
@@ -1075,7 +1074,9 @@ class CodeGen:
     # (``pc`` past the statement, or popped when the statement is the last: tail position), and the
     # statement's frame is pushed; then the statement runs at once, in this Python call, instead of
     # going back round the interpreter's loop: a procedure call or an 'if' calls the block function
-    # of the body it enters, any other statement its interpreter handler.  When that returns with no
+    # of the body it enters, a choice or a menu is written out up to its question, and any other
+    # statement is run by the interpreter's ``drive`` (its frame and those it pushes, until it is
+    # done or a question is pending).  When that returns with no
     # question asked and this frame on top again, the block goes on; otherwise it returns and the
     # frames on the stack are what the interpreter would have left (so a pending decision, clone,
     # to_json and resample see the same frames).  ``State.nested`` bounds the nesting of these
@@ -1156,10 +1157,12 @@ class CodeGen:
         elif kind is n.Menu and id(stmt) in self.compiler.menus:
             self.push(stmt)
             self.offer(stmt, sc)
-        else:  # the interpreter's handler runs the statement's frame
-            handler = self.const("Q", kind.__name__, self.compiler.handlers[kind])
-            pushed = self.push(stmt)
-            w.line(f"{handler}(S, {pushed})")
+        else:  # the interpreter runs the statement's frame, and the frames it pushes, from here
+            w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
+            w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")
+            w.line("S.nested += 1")
+            w.line(f"{self.const('Q', 'drive', self.compiler.machine['drive'])}(S, len(stack) - 1)")
+            w.line("S.nested -= 1")
         if tail:
             w.line("return")
         else:
@@ -1188,7 +1191,8 @@ class CodeGen:
         source = self.ex(node.source, sc)
         values = self._items(source, copy=True)  # kept in the frame: never a zone's own list
         if node.kind == "set":
-            w.line(f"if type({source}) is tuple: {values} = tuple([_cards_of(ctx, v) for v in {values}])")
+            w.line(f"if type({source}) is tuple: "
+                   f"{values} = tuple([v if type(v) is tuple else _cards_of(ctx, v) for v in {values}])")
         count = self.ex(node.count, sc) if node.count is not None else "None"
         data = self.store(f"{self.const('Q', 'choice_counts', machine['choice_counts'])}"
                           f"({self.node_const(node)}, {values}, {count})")

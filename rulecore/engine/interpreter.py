@@ -98,15 +98,25 @@ def run(state: "State") -> None:
     ``new_game``, and at most ``game.depth_limit`` frames on the stack: past either, a
     ``RuleError`` at the statement that ran away (a loop that does not end, a procedure that
     calls itself)."""
-    stack = state.stack
-    handlers = HANDLERS
-    limit = state.game.step_limit
-    depth = state.game.depth_limit
     state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
     state.nested = 0
+    drive(state, 0)
+    if not state.stack and not state.terminal:
+        state.finish()
+
+
+def drive(state: "State", height: int) -> None:
+    """Handle the frames above the first ``height`` of the stack until they are all done or a
+    question is pending: ``run``'s loop, and what a block function calls for a statement that
+    can pause (so the frames it pushes run in the same Python call)."""
+    stack = state.stack
+    handlers = HANDLERS
+    game = state.game
+    limit = game.step_limit
+    depth = game.depth_limit
     compiler = state.rules.compiler
     blocks = compiler.blocks
-    while stack and state.asking is None:
+    while len(stack) > height and state.asking is None:
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
@@ -123,8 +133,6 @@ def run(state: "State") -> None:
             # effect text the checker could not rule out at load time; name where it happened
             raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
                             _span_of(state, exc, frame[0])) from exc
-    if not stack and not state.terminal:
-        state.finish()
 
 
 def ran_away(state: "State", frame: Frame, steps: bool) -> None:
@@ -1021,8 +1029,8 @@ RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
 
 # what generated block functions call (see compiler.CodeGen.block)
 MACHINE: dict[str, Any] = {
-    "handlers": HANDLERS,
     "ran_away": ran_away,
+    "drive": drive,
     "choice_counts": choice_counts,
     "ask_choice": ask_choice,
     "offer": _offer,
