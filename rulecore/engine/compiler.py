@@ -778,6 +778,12 @@ class CodeGen:
             self.shapes[value] = "tuple"
         return value
 
+    def is_zone(self, value: str) -> bool:
+        """Whether generated text is sure to be a zone's key: a local known as one, or a literal key."""
+        if self.shapes.get(value) == "zone":
+            return True
+        return value[:1] in "'\"" and value[1:-1] in self.zone_keys and repr(value[1:-1]) == value
+
     def _items(self, value: str, copy: bool) -> str:
         """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
         shape = self.shapes.get(value)
@@ -935,6 +941,8 @@ class CodeGen:
             w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
             return t
         args = [self.ex(a, sc) for a in node.args]
+        if node.func == "count" and len(args) == 1 and self.is_zone(args[0]):
+            return self.store(f"len(S.zones[{args[0]}])")
         if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
             a = args[0]
             return self.store(f"len({a})" if self.shapes[a] == "tuple" else f"len(S.zones[{a}])")
@@ -1405,7 +1413,8 @@ class CodeGen:
         w = self.w
         cards = self.ex(node.cards, sc)
         dest = self.ex(node.dest, sc)
-        self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
+        if not self.is_zone(dest):
+            self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
         ids = self.cards(cards, node, "'move' ")
         w.line(f"if {ids}: S.move_by_rule({self.node_const(node)}, {ids}, {dest}, E)")
 
