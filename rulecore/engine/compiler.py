@@ -1133,6 +1133,16 @@ class CodeGen:
         else:
             w.line(f"{frame} = ({bnode}, {k + 1}, None, E)")
             w.line(f"stack[-1] = {frame}")
+        self.run_pausing(stmt, sc)
+        if tail:
+            w.line("return")
+        else:
+            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
+            w.line("ctx.env = E")
+
+    def run_pausing(self, stmt: Any, sc: _Scope) -> None:
+        """Write: run ``stmt`` (which can pause) now, its frame on the stack while it runs."""
+        w = self.w
         kind = type(stmt)
         if kind is n.CallProc and stmt.name in self.compiler.procedures:
             proc = self.compiler.procedures[stmt.name]
@@ -1165,17 +1175,18 @@ class CodeGen:
         elif kind is n.Menu and id(stmt) in self.compiler.menus:
             self.push(stmt)
             self.offer(stmt, sc)
-        else:  # the interpreter runs the statement's frame, and the frames it pushes, from here
-            w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
-            w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")
-            w.line("S.nested += 1")
-            w.line(f"{self.const('Q', 'drive', self.compiler.machine['drive'])}(S, len(stack) - 1)")
-            w.line("S.nested -= 1")
-        if tail:
-            w.line("return")
         else:
-            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
-            w.line("ctx.env = E")
+            self.drive(stmt)
+
+    def drive(self, stmt: Any) -> None:
+        """Write: push the frame of ``stmt`` and let the interpreter run it, and the frames it pushes,
+        from here (``interpreter.drive``) until it is done or a question is pending."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")
+        w.line("S.nested += 1")
+        w.line(f"{self.const('Q', 'drive', self.compiler.machine['drive'])}(S, len(stack) - 1)")
+        w.line("S.nested -= 1")
 
     def push(self, stmt: Any) -> str:
         """Write: push the frame of ``stmt`` (at its start, in the block's locals); returns its local."""
