@@ -1009,6 +1009,8 @@ class CodeGen:
         w.line(f"    {t} = {impl}(ctx{values})")
         w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
         w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+        if str(getattr(sig.impl, "__annotations__", {}).get("return", "")).startswith("tuple"):
+            self.shapes[t] = "tuple"  # the built-in says (and mypy checks) that it gives a collection
         return t
 
     def menu(self, node: n.Menu) -> str:

@@ -781,9 +781,9 @@ def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -
     if index < 0:  # done
         values = ()
     else:
-        value = values[index]
-        values = values[:index] + values[index + 1 :]
-        picked = picked + (value,)
+        picked = picked + (values[index],)
+        if len(picked) < need:  # more to pick: from the values left
+            values = values[:index] + values[index + 1 :]
     if len(picked) >= need or not values:  # the choice is made: as h_choose would finish it next
         env[node.var] = picked if node.mode != "one" else picked[0]
         state.stack.pop()
