@@ -80,3 +80,49 @@ def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
     assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() is not
     twin = rulecore.Game(load_cardset_text(text, tiny.file), 2).new_game(3)
     assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()
+
+
+def test_a_block_that_can_pause_runs_as_one_block_function_and_leaves_the_interpreters_frames(tiny):
+    """A block with a choice in it is one generated xK function; at the question the stack holds the
+    frames h_block would have left: the block at the pc past the choice, the choice on top."""
+    game = tiny.game('say 1\nlet p = choose player from players by 0 "Who?" always\nsay p\nsay 2')
+    state = game.new_game(0)
+    assert "def x" in game.rules.generated.source
+    block, pc, data, env = state.stack[-2]
+    assert type(block).__name__ == "Block" and pc == 2 and data is None
+    assert type(state.stack[-1][0]).__name__ == "Choose" and state.stack[-1][3] is env
+    state.apply("Player 1")
+    assert tiny.says(state)[-2:] == ["1", "2"]
+
+
+def test_an_error_after_a_question_in_a_block_function_names_its_statement(tiny):
+    """A Python error in a block function's inline code, after the block paused, is a RuleError at
+    that expression's file:line:column."""
+    body = 'let t = "nozone"\nlet p = choose player from players by 0 "Who?" always\nsay count(deck where 1 in t)'
+    line, col = tiny.line_of(tiny.text(body), "1 in t")
+    state = tiny.run(body)
+    with pytest.raises(rulecore.RuleError) as info:
+        state.apply("Player 0")
+    assert str(info.value).startswith(f"inline.yaml:{line}:{col}")
+
+
+def test_block_functions_and_the_interpreter_alone_play_the_same_game(tiny, monkeypatch):
+    """Procedure calls, ifs, choices and menus entered from block functions give the same questions
+    and results as when the generated writer knows none of them (every statement through drive)."""
+    procedures = ('pick:\n  params: [n]\n  do: |\n    let q = choose player from players by 1 "Whom?"\n    say q + n\n'
+                  '    if q == 0 {\n      choose by q "Go?" { option "yes" { say "yes" } option "no" { say "no" } }\n'
+                  '    }\n')
+    body = "let q = 9\nfor each p in players { say p }\nrepeat 3 {\n  call pick(5)\n}\nsay q\nsay count(deck)"
+
+    def play() -> tuple[list[str], list[list[str]]]:
+        state = tiny.run(body, procedures=procedures)
+        asked = []
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            asked.append(actions)
+            state.apply(actions[-1])
+        return tiny.says(state), asked
+
+    expected = play()
+    monkeypatch.setattr(CodeGen, "run_pausing", lambda self, stmt, sc: self.drive(stmt))
+    assert play() == expected

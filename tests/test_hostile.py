@@ -736,3 +736,10 @@ def test_a_shuffle_ends_a_reveal(tiny) -> None:
     """'reveal deck' then 'shuffle deck': the others do not see the new order."""
     state = tiny.run('reveal deck\nshuffle deck\nlet c = choose card from deck by 0')
     assert "cards" not in state.view(1)["zones"]["deck"]
+
+
+def test_a_procedure_calling_itself_in_tail_position_hits_the_step_limit(tiny) -> None:
+    """A procedure whose last statement calls itself keeps the stack flat: it stops at step_limit with a
+    RuleError, not at Python's recursion limit (block functions hand over to the run loop when nested)."""
+    err = run_away(tiny, "call deep", procedures='deep: |\n  say "again"\n  call deep', step_limit=20_000)
+    assert "ran more than 20,000 steps" in str(err) and err.span is not None

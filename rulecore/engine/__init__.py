@@ -22,10 +22,15 @@ at a time, ``compile()``d the first time the effect runs and kept in the game's 
 - **Statements**: ``Compiler.can_pause`` marks what may stop for a decision (choices, menus,
   signals, turns, rounds, phases, ``use``, ``break``, ``end game``, and any statement kind it
   does not know). Everything else -- plain statements and the ifs, loops and procedure calls
-  made only of them -- runs as generated straight-line code: a block's *plan* runs each stretch
-  of such statements as one function. Statements that can pause still run in the interpreter
-  as frames ``(node, pc, data, env)``, the same frames as before, so ``clone``, ``to_json``/
-  ``load_state``, ``replay``, sealed ``simultaneously`` parts and ``State.arrange`` work exactly.
+  made only of them -- runs as generated straight-line code. Each block runs as one generated
+  *block function* ``(state, locals, pc)``: ``if pc <= K`` sections, plain statements inline;
+  before a statement that can pause it leaves its frame as the interpreter would (pc past the
+  statement, or popped in tail position), pushes the statement's frame and runs it in the same
+  Python call (procedure calls and ifs through the entered block's function, choices and menus
+  written inline up to the question, anything else through its interpreter handler), going on
+  when it comes back with no question pending. The frames ``(node, pc, data, env)`` on the
+  stack at a decision are the interpreter's, so ``clone``, ``to_json``/``load_state``,
+  ``replay``, ``resample``, sealed ``simultaneously`` parts and ``State.arrange`` work exactly.
 - **Fallbacks**: an expression kind the writer does not know is compiled by the closure
   compiler (``Compiler.closure``) and called from the generated code; a statement that never
   pauses but that the writer does not know calls its interpreter handler (``SIMPLE``). New

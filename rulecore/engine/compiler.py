@@ -19,6 +19,7 @@ from ..lang.kinds import static_kind
 from ..lang.nodes import walk
 
 Fn = Callable[[Any], Any]
+BlockFn = Callable[[Any, dict, int], None]  # a block function: (state, locals, pc)
 
 _MISSING = object()
 
@@ -49,15 +50,20 @@ _COMPARE = {
 
 class Compiler:
     def __init__(
-        self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None
+        self, functions: Any = None, simple: Any = None, procedures: Any = None, answers: Any = None,
+        machine: Any = None,
     ) -> None:
         self.functions = functions or {}  # the cardset's user functions: name -> UserFunction
         self.simple = simple or {}  # statement class -> its handler, for statements that never pause
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
+        # what block functions call of the interpreter (see ``interpreter.MACHINE``): "ran_away",
+        # "drive", "choice_counts", "ask_choice", "offer"; "direct_depth", how many frames may run
+        # inside one another's Python calls
+        self.machine = machine or {}
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
-        self.plans: dict[int, tuple[Any, ...]] = {}  # id(Block) -> its plan (see ``plan``)
+        self.blocks: dict[int, BlockFn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.cache: dict[int, Fn] = {}  # id(node) -> its function (generated or a closure)
         self.closures: dict[int, Fn] = {}
         self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
@@ -113,26 +119,14 @@ class Compiler:
         self._keep.append(node)
         return result
 
-    def plan(self, block: Any) -> tuple[Any, ...]:
-        """How a block runs: per position, None (a statement the interpreter steps into) or
-        (function, next position) for a run of statements that never pause, compiled together."""
-        plan = self.plans.get(id(block))
-        if plan is None:
-            body = block.body
-            steps: list[Any] = [None] * len(body)
-            pc = 0
-            while pc < len(body):
-                if self.can_pause(body[pc]):
-                    pc += 1
-                    continue
-                end = pc
-                while end < len(body) and not self.can_pause(body[end]):
-                    end += 1
-                steps[pc] = (self.gen.function(list(body[pc:end])), end)
-                pc = end
-            plan = self.plans[id(block)] = tuple(steps)
+    def block_fn(self, block: Any) -> BlockFn:
+        """The generated function ``(state, E, pc)`` that runs the frame of ``block`` from
+        position ``pc`` (see ``CodeGen.block``): written and compiled the first time it is asked for."""
+        fn = self.blocks.get(id(block))
+        if fn is None:
+            fn = self.blocks[id(block)] = self.gen.function(("block", block))
             self._keep.append(block)
-        return plan
+        return fn
 
     def generate(self, roots: list[Any], menus: list[Any], rules: Any, name: str) -> "Generated":
         """Install generated functions for ``roots`` (see ``CodeGen``); each is written and compiled
@@ -559,6 +553,10 @@ class CodeGen:
         self._roots = 0
         self.pending: list[_Writer] = []
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
+        # what a local holds when the writer knows it: "tuple" (a collection) or "zone" (a zone key);
+        # each local is assigned once, so this holds wherever it is read
+        self.shapes: dict[str, str] = {}
+        self.zone_keys = frozenset(k for keys in rules.zone_keys.values() for k in keys)
         self._lock = threading.Lock()
 
     # ---- names
@@ -687,7 +685,7 @@ class CodeGen:
 
     def g_ListExpr(self, node: n.ListExpr, sc: _Scope) -> str:
         items = [self.ex(i, sc) for i in node.items]
-        return self.store("(" + "".join(i + ", " for i in items) + ")")
+        return self.tuple("(" + "".join(i + ", " for i in items) + ")")
 
     def g_Var(self, node: n.Var, sc: _Scope) -> str:
         if node.name in sc.names:
@@ -746,7 +744,9 @@ class CodeGen:
         idx = who if base == 0 else f"{who} - {base}"
         self.w.line(f"if type({who}) is not int or not 0 <= {idx} < {len(keys)}: "
                     f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
-        return self.store(f"{k}[{idx}]")
+        t = self.store(f"{k}[{idx}]")
+        self.shapes[t] = "zone"
+        return t
 
     def g_CounterRef(self, node: n.CounterRef, sc: _Scope) -> str:
         name = node.counter
@@ -773,10 +773,24 @@ class CodeGen:
             it = self.const("C", "instance_type", self.rules.instance_type)
             self.w.line(f"{it}[{card}]")
             return "None"
-        return self.store(f"{self.const('P', name, table)}[{card}]")
+        value = self.store(f"{self.const('P', name, table)}[{card}]")
+        if all(type(v) is tuple for v in table):
+            self.shapes[value] = "tuple"
+        return value
+
+    def is_zone(self, value: str) -> bool:
+        """Whether generated text is sure to be a zone's key: a local known as one, or a literal key."""
+        if self.shapes.get(value) == "zone":
+            return True
+        return value[:1] in "'\"" and value[1:-1] in self.zone_keys and repr(value[1:-1]) == value
 
     def _items(self, value: str, copy: bool) -> str:
         """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
+        shape = self.shapes.get(value)
+        if shape == "tuple":
+            return value
+        if shape == "zone":
+            return self.store(f"tuple(S.zones[{value}])" if copy else f"S.zones[{value}]")
         if not _is_local(value):  # a constant: a zone key, none, a number
             return self.store(f"_items_of(ctx, {value})" if copy or value[:1] not in "'\"" else f"S.zones[{value}]")
         t = self.tmp()
@@ -801,7 +815,13 @@ class CodeGen:
         cond = self.ex(node.cond, sc.with_it(it))
         w.line(f"if {cond}: {out}.append({it})")
         w.dedent()
-        return self.store(f"tuple({out})")
+        return self.tuple(f"tuple({out})")
+
+    def tuple(self, expr: str) -> str:
+        """``store`` for an expression that gives a tuple."""
+        t = self.store(expr)
+        self.shapes[t] = "tuple"
+        return t
 
     def g_BinOp(self, node: n.BinOp, sc: _Scope) -> str:
         a = self.ex(node.left, sc)
@@ -811,6 +831,19 @@ class CodeGen:
         nc = self.node_const(node)
         op = node.op
         pyop = "//" if op == "/" else op
+        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
+        text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
+                for x in (node.left, node.right)]
+        if op == "+" and any(text):  # a text that is no zone's key, and something: the first branches below
+            other = b if text[0] else a
+            w.line(f"if type({other}) is str:")
+            w.line(f"    {t} = {a} + {b}")
+            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
+            w.line(f"elif type({other}) is int:")
+            w.line(f"    {t} = {a} + str({b})" if text[0] else f"    {t} = str({a}) + {b}")
+            w.line("else:")
+            w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
+            return t
         w.line(f"if type({a}) is int and type({b}) is int:")
         if op in "/%":
             w.line(f"    if {b} == 0: _div_zero({nc})")
@@ -825,7 +858,6 @@ class CodeGen:
             w.line(f"    {t} = {a} + str({b})")
             w.line(f"elif type({a}) is int and type({b}) is str:")
             w.line(f"    {t} = str({a}) + {b}")
-        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         w.line("else:")
         w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
         return t
@@ -909,6 +941,11 @@ class CodeGen:
             w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
             return t
         args = [self.ex(a, sc) for a in node.args]
+        if node.func == "count" and len(args) == 1 and self.is_zone(args[0]):
+            return self.store(f"len(S.zones[{args[0]}])")
+        if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
+            a = args[0]
+            return self.store(f"len({a})" if self.shapes[a] == "tuple" else f"len(S.zones[{a}])")
         if node.func == "count" and len(args) == 1 and _is_local(args[0]):
             a = args[0]
             t = self.tmp()
@@ -972,6 +1009,8 @@ class CodeGen:
         w.line(f"    {t} = {impl}(ctx{values})")
         w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
         w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+        if str(getattr(sig.impl, "__annotations__", {}).get("return", "")).startswith("tuple"):
+            self.shapes[t] = "tuple"  # the built-in says (and mypy checks) that it gives a collection
         return t
 
     def menu(self, node: n.Menu) -> str:
@@ -1036,23 +1075,191 @@ class CodeGen:
         w.dedent()
         return name
 
-    def run_of(self, stmts: list[Any]) -> str:
-        """Write ``def rK(state, E)``: statements that never pause, one after the other, as straight-line
-        code.  Let, set, counters and moves are written out; any other statement calls its handler."""
+    # ---- the frames of statements that can pause
+    #
+    # A block whose statements can pause runs as one generated function ``xK(state, E, pc)``
+    # for its frame ``(block, pc, None, E)``: a chain of ``if pc <= K:`` sections, one per run of
+    # statements that never pause (written out inline) and one per statement that can.  Before a
+    # statement that can pause, the frame is left exactly as the interpreter's ``h_block`` leaves it
+    # (``pc`` past the statement, or popped when the statement is the last: tail position), and the
+    # statement's frame is pushed; then the statement runs at once, in this Python call, instead of
+    # going back round the interpreter's loop: a procedure call or an 'if' calls the block function
+    # of the body it enters, a choice or a menu is written out up to its question, and any other
+    # statement is run by the interpreter's ``drive`` (its frame and those it pushes, until it is
+    # done or a question is pending).  When that returns with no
+    # question asked and this frame on top again, the block goes on; otherwise it returns and the
+    # frames on the stack are what the interpreter would have left (so a pending decision, clone,
+    # to_json and resample see the same frames).  ``State.nested`` bounds the nesting of these
+    # Python calls (past it the run loop takes over); each frame entered counts as a step of the run.
+
+    def block(self, block: Any) -> str:
+        """Write ``def xK(state, E, pc)``, the frame of ``block`` run from ``pc`` (see above)."""
         self._roots += 1
-        name = f"r{self._roots}"
+        name = f"x{self._roots}"
         w = self.w
-        w.span = stmts[0].span
-        w.line(f"def {name}(state, E):")
+        w.span = block.span
+        w.line(f"def {name}(state, E, pc):")
         w.indent()
-        w.line("ctx = state.ctx")
-        w.line("ctx.env = E")
         w.line("S = state")
+        w.line("ctx = S.ctx")
+        w.line("ctx.env = E")
+        w.line("stack = S.stack")
         scope = _Scope(None, 'E.get("$you")', 'E.get("$this")', None)
-        for stmt in stmts:
-            self.stmt(stmt, scope)
-        w.line("return None")
+        body = block.body
+        pauses = self.compiler.can_pause
+        bnode = self.node_const(block)
+        k = 0
+        while k < len(body):
+            w.span = body[k].span
+            w.line(f"if pc <= {k}:")
+            w.indent()
+            if pauses(body[k]):
+                self.pausing(body[k], bnode, k, k + 1 == len(body), scope)
+                k += 1
+            else:
+                while k < len(body) and not pauses(body[k]):
+                    self.stmt(body[k], scope)
+                    k += 1
+            w.dedent()
+        w.span = block.span
+        w.line("stack.pop()")
         w.dedent()
+        return name
+
+    def pausing(self, stmt: Any, bnode: str, k: int, tail: bool, sc: _Scope) -> None:
+        """Write the section of a block for its statement ``k``, which can pause (see ``block``)."""
+        w = self.w
+        frame = self.tmp()
+        if tail:
+            w.line("stack.pop()")
+        else:
+            w.line(f"{frame} = ({bnode}, {k + 1}, None, E)")
+            w.line(f"stack[-1] = {frame}")
+        self.run_pausing(stmt, sc)
+        if tail:
+            w.line("return")
+        else:
+            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
+            w.line("ctx.env = E")
+
+    def run_pausing(self, stmt: Any, sc: _Scope) -> None:
+        """Write: run ``stmt`` (which can pause) now, its frame on the stack while it runs."""
+        w = self.w
+        kind = type(stmt)
+        if kind is n.CallProc and stmt.name in self.compiler.procedures:
+            proc = self.compiler.procedures[stmt.name]
+            env = self.tmp()
+            w.line(f'{env} = {{"$you": E.get("$you"), "$this": E.get("$this")}}')
+            w.line(f'if "$by" in E: {env}["$by"] = E["$by"]')  # the procedure acts for an option's chooser
+            for param, arg in zip(proc.params, stmt.args):
+                value = self.ex(arg, sc)
+                w.line(f"{env}[{param!r}] = {value}")
+            self.enter(proc.body, env)
+        elif kind is n.If:
+            opened = 0
+            for cond, branch in stmt.branches:
+                c = self.ex(cond, sc)
+                w.line(f"if {c}:")
+                w.indent()
+                self.enter(branch, "E")
+                w.dedent()
+                w.line("else:")
+                w.indent()
+                w.line("pass")
+                opened += 1
+            if stmt.orelse is not None:
+                self.enter(stmt.orelse, "E")
+            for _ in range(opened):
+                w.dedent()
+        elif kind is n.Choose:
+            self.push(stmt)
+            self.choose(stmt, sc)
+        elif kind is n.Menu and id(stmt) in self.compiler.menus:
+            self.push(stmt)
+            self.offer(stmt, sc)
+        else:
+            self.drive(stmt)
+
+    def drive(self, stmt: Any) -> None:
+        """Write: push the frame of ``stmt`` and let the interpreter run it, and the frames it pushes,
+        from here (``interpreter.drive``) until it is done or a question is pending."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")
+        w.line("S.nested += 1")
+        w.line(f"{self.const('Q', 'drive', self.compiler.machine['drive'])}(S, len(stack) - 1)")
+        w.line("S.nested -= 1")
+
+    def push(self, stmt: Any) -> str:
+        """Write: push the frame of ``stmt`` (at its start, in the block's locals); returns its local."""
+        pushed = self.tmp()
+        self.w.line(f"{pushed} = ({self.node_const(stmt)}, 0, None, E)")
+        self.w.line(f"stack.append({pushed})")
+        self.count_frame()
+        return pushed
+
+    def chooser(self, node: Any, sc: _Scope) -> str:
+        """Who makes the choice ``node``: its 'by', else 'you' (as the interpreter's ``_chooser``)."""
+        who = self.ex(node.chooser, sc) if node.chooser is not None else self.store(sc.you)
+        self.need(f"type({who}) is not int or not 0 <= {who} < {self.rules.players}", node,
+                  "a choice needs a player to make it", who)
+        return who
+
+    def choose(self, node: n.Choose, sc: _Scope) -> None:
+        """Write the start of a choice (its frame pushed): what it picks from, then ask (``ask_choice``)."""
+        w = self.w
+        machine = self.compiler.machine
+        source = self.ex(node.source, sc)
+        values = self._items(source, copy=True)  # kept in the frame: never a zone's own list
+        if node.kind == "set":
+            w.line(f"if type({source}) is tuple: "
+                   f"{values} = tuple([v if type(v) is tuple else _cards_of(ctx, v) for v in {values}])")
+        count = self.ex(node.count, sc) if node.count is not None else "None"
+        data = self.store(f"{self.const('Q', 'choice_counts', machine['choice_counts'])}"
+                          f"({self.node_const(node)}, {values}, {count})")
+        w.line(f"{self.const('Q', 'ask_choice', machine['ask_choice'])}(S, {self.node_const(node)}, 0, {data}, E)")
+
+    def offer(self, node: n.Menu, sc: _Scope) -> None:
+        """Write a menu (its frame pushed): its entries (the menu's generated function), then ``offer``."""
+        w = self.w
+        who = self.chooser(node, sc)
+        menus = self.const("C", "menus", self.compiler.menus)
+        w.line("ctx.env = E")
+        entries = self.store(f"{menus}[{id(node)}](ctx, {who})")
+        w.line(f"if not {entries}: _no_option({self.node_const(node)})")
+        w.line(f"{self.const('Q', 'offer', self.compiler.machine['offer'])}(S, {self.node_const(node)}, E, {who}, {entries})")
+
+    def enter(self, block: Any, env: str) -> None:
+        """Write: push the frame of ``block`` with locals ``env`` and run it now (see ``block``)."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(block)}, 0, None, {env}))")
+        self.count_frame()
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")  # the run loop goes on from the frames
+        w.line("S.nested += 1")
+        w.line(f"{self.block_ref(block)}(S, {env}, 0)")
+        w.line("S.nested -= 1")
+
+    def count_frame(self) -> None:
+        """Write: one more frame handled in this run, against the step and depth limits (as ``run``)."""
+        w = self.w
+        w.line("S.steps += 1")
+        w.line("if S.steps > S.game.step_limit or len(stack) > S.game.depth_limit: "
+               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, stack[-1], S.steps > S.game.step_limit)")
+
+    def block_ref(self, block: Any) -> str:
+        """The module name of ``block``'s block function: a stand-in until it is first called, which
+        compiles it and puts it in its place."""
+        key = ("X", id(block))
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = f"X{len(self._consts)}"
+            compiler, ns = self.compiler, self.ns
+
+            def first_call(*args: Any) -> Any:
+                fn = ns[name] = compiler.block_fn(block)
+                return fn(*args)
+
+            self._new_consts[name] = compiler.blocks.get(id(block), first_call)
         return name
 
     def stmt(self, stmt: Any, sc: _Scope) -> None:
@@ -1219,21 +1426,22 @@ class CodeGen:
         w = self.w
         cards = self.ex(node.cards, sc)
         dest = self.ex(node.dest, sc)
-        self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
+        if not self.is_zone(dest):
+            self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
         ids = self.cards(cards, node, "'move' ")
         w.line(f"if {ids}: S.move_by_rule({self.node_const(node)}, {ids}, {dest}, E)")
 
     # ---- compiling, one root at a time
-    def function(self, node: Any) -> Fn:
+    def function(self, node: Any) -> Callable[..., Any]:
         """Write and compile the function of the root ``node`` (with any user function it reaches first)."""
         with self._lock:  # states of one game played in several threads share this writer
             return self._function(node)
 
-    def _function(self, node: Any) -> Fn:
+    def _function(self, node: Any) -> Callable[..., Any]:
         self.w = _Writer()
         self.pending = []
-        if type(node) is list:
-            name = self.run_of(node)
+        if type(node) is tuple:
+            name = self.block(node[1])
         elif isinstance(node, n.Menu):
             name = self.menu(node)
         else:
@@ -1270,6 +1478,10 @@ class CodeGen:
 
 
 # ---- what generated code calls on its rare and error paths
+
+
+def _no_option(node: Any) -> None:
+    raise _located(node, "no option of this choice is available")
 
 
 def _no_value(node: Any, name: str) -> Any:
@@ -1372,6 +1584,7 @@ _RUNTIME: dict[str, Any] = {
     "_items_of": items_of,
     "_MISSING": _MISSING,
     "_no_value": _no_value,
+    "_no_option": _no_option,
     "_no_opponents": _no_opponents,
     "_bad_owner": _bad_owner,
     "_div_zero": _div_zero,

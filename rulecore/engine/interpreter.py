@@ -98,29 +98,44 @@ def run(state: "State") -> None:
     ``new_game``, and at most ``game.depth_limit`` frames on the stack: past either, a
     ``RuleError`` at the statement that ran away (a loop that does not end, a procedure that
     calls itself)."""
+    state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
+    state.nested = 0
+    drive(state, 0)
+    if not state.stack and not state.terminal:
+        state.finish()
+
+
+def drive(state: "State", height: int) -> None:
+    """Handle the frames above the first ``height`` of the stack until they are all done or a
+    question is pending: ``run``'s loop, and what a block function calls for a statement that
+    can pause (so the frames it pushes run in the same Python call)."""
     stack = state.stack
     handlers = HANDLERS
-    limit = state.game.step_limit
-    depth = state.game.depth_limit
-    state.steps = 0  # generated loops add their iterations (see compiler.CodeGen)
-    while stack and state.asking is None:
+    game = state.game
+    limit = game.step_limit
+    depth = game.depth_limit
+    compiler = state.rules.compiler
+    blocks = compiler.blocks
+    while len(stack) > height and state.asking is None:
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
-            _ran_away(state, frame, state.steps > limit)
+            ran_away(state, frame, state.steps > limit)
         try:
-            handlers[type(frame[0])](state, frame)
+            node = frame[0]
+            if type(node) is n.Block:  # h_block, without the call
+                (blocks.get(id(node)) or compiler.block_fn(node))(state, frame[3], frame[1])
+            else:
+                handlers[type(node)](state, frame)
         except RuleError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
             # effect text the checker could not rule out at load time; name where it happened
             raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
                             _span_of(state, exc, frame[0])) from exc
-    if not stack and not state.terminal:
-        state.finish()
 
 
-def _ran_away(state: "State", frame: Frame, steps: bool) -> None:
+def ran_away(state: "State", frame: Frame, steps: bool) -> None:
     node = frame[0]
     if steps:
         raise RuleError(f"the effects ran more than {state.game.step_limit:,} steps without a decision "
@@ -150,6 +165,7 @@ def resume(state: "State", index: int) -> None:
     """Answer the pending decision with option ``index`` and run on."""
     frame = state.stack[-1]
     state.asking = None
+    state.steps = state.nested = 0
     RESUMERS[type(frame[0])](state, frame, index)
     run(state)
 
@@ -404,34 +420,14 @@ def h_simple(state: "State", frame: Frame) -> None:
 
 
 def h_block(state: "State", frame: Frame) -> None:
+    """A block's frame: its generated block function runs it from the frame's pc (see
+    ``CodeGen.block``: statements that never pause inline, the others entered from there)."""
     node, pc, _, env = frame
-    body = node.body
-    stack = state.stack
     compiler = state.rules.compiler
-    plan = compiler.plans.get(id(node))
-    if plan is None:
-        plan = compiler.plan(node)
-    end = len(body)
-    while pc < end:
-        step = plan[pc]
-        if step is not None:  # statements that never pause, run as one generated function
-            run_simple, next_pc = step
-            try:
-                run_simple(state, env)
-            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-                raise RuleError(f"cannot carry this out: {_in_words(state, exc)}",
-                                _span_of(state, exc, body[pc])) from exc
-            pc = next_pc
-            continue
-        stmt = body[pc]
-        pc += 1
-        if pc < end:
-            stack[-1] = (node, pc, None, env)
-        else:
-            stack.pop()  # tail position: the block is done once the child is
-        stack.append((stmt, 0, None, env))
-        return
-    stack.pop()
+    fn = compiler.blocks.get(id(node))
+    if fn is None:
+        fn = compiler.block_fn(node)
+    fn(state, env, pc)
 
 
 def h_if(state: "State", frame: Frame) -> None:
@@ -606,11 +602,12 @@ def _skipped(state: "State", node: n.Turns, env: dict, p: int) -> bool:
     """Whether the turns' 'skip' condition holds for player ``p`` (as 'it')."""
     if node.skip is None:
         return False
+    skip = state.rules.compiler.cache.get(id(node.skip)) or state.rules.fn(node.skip)
     ctx = _ctx(state, env)
     old = env.get("$it")
     env["$it"] = p
     try:
-        return bool(state.rules.fn(node.skip)(ctx))
+        return bool(skip(ctx))
     finally:
         env["$it"] = old
 
@@ -656,11 +653,30 @@ def h_turns(state: "State", frame: Frame) -> None:
         return
     state.turn_player = nxt
     state.turns += 1
-    state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
+    if state.record_events:
+        state.emit("turn", f"{state.player_label(nxt)}'s turn", actor=nxt)
     state.stack[-1] = (node, 1, (nxt, len(state.history), idle), env)
     turn_env = {**env, "$you": nxt, "$this": None}
     turn_env.pop("$by", None)  # the turn player acts in their turn
-    state.stack.append((node.body, 0, None, turn_env))
+    _enter(state, (node.body, 0, None, turn_env))
+
+
+DIRECT_DEPTH = 40  # frames run inside one another's Python calls (block functions, _enter) at most
+
+
+def _enter(state: "State", frame: Frame) -> None:
+    """Push a block's frame and run it at once (rather than going back round ``run``'s loop), as a
+    step of the run."""
+    stack = state.stack
+    stack.append(frame)
+    state.steps += 1
+    game = state.game
+    if state.steps > game.step_limit or len(stack) > game.depth_limit:
+        ran_away(state, frame, state.steps > game.step_limit)
+    if state.nested < DIRECT_DEPTH:
+        state.nested += 1
+        h_block(state, frame)
+        state.nested -= 1
 
 
 def h_end_game(state: "State", frame: Frame) -> None:
@@ -688,56 +704,75 @@ def _prompt(state: "State", node: Any, env: dict) -> str | None:
 
 def h_choose(state: "State", frame: Frame) -> None:
     node, pc, data, env = frame
-    rules = state.rules
     if data is None:
-        source = ev(state, node.source, env)
-        values = items_of(_ctx(state, env), source)
-        if node.kind in ("set",) and type(source) is tuple:
-            values = tuple(cards_of(_ctx(state, env), v) for v in values)
-        count = None
-        if node.count is not None:
-            count = ev(state, node.count, env)
-            if type(count) is not int:
-                raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
-        if node.mode == "one":
-            if not values:
-                raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
-            data = (values, (), 1, False)
-        else:
-            need = len(values) if count is None else count
-            if node.mode == "exactly" and need > len(values):
-                raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
-            data = (values, (), min(need, len(values)), node.mode == "upto")
+        data = choice_data(state, node, env)
+    ask_choice(state, node, pc, data, env)
+
+
+def choice_data(state: "State", node: n.Choose, env: dict) -> tuple[Any, ...]:
+    """What a choice picks from, before the first pick: (values, picked, how many, may stop early)."""
+    source = ev(state, node.source, env)
+    values = items_of(_ctx(state, env), source)
+    if node.kind in ("set",) and type(source) is tuple:
+        values = tuple(cards_of(_ctx(state, env), v) for v in values)
+    count = None
+    if node.count is not None:
+        count = ev(state, node.count, env)
+    return choice_counts(node, values, count)
+
+
+def choice_counts(node: n.Choose, values: tuple[Any, ...], count: Any) -> tuple[Any, ...]:
+    """``choice_data`` from the values and the number asked for (None: as many as there are)."""
+    if count is not None and type(count) is not int:
+        raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
+    if node.mode == "one":
+        if not values:
+            raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
+        return (values, (), 1, False)
+    need = len(values) if count is None else count
+    if node.mode == "exactly" and need > len(values):
+        raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
+    return (values, (), min(need, len(values)), node.mode == "upto")
+
+
+def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], env: dict) -> None:
+    """The choice's frame on top of the stack with its progress ``data``: ask for the next pick, take
+    the only one there is, or end the choice (its variable set, the frame popped)."""
     values, picked, need, optional = data
     if len(picked) >= need or (not values):
         env[node.var] = picked if node.mode != "one" else picked[0]
         state.stack.pop()
         return
-    labels: dict[str, int] = {}
-    plain = list(map(rules.labeller(node.kind), values))
-    if node.kind in ("card", "cards") and len(set(plain)) < len(plain):
-        # same-looking cards in different zones are different choices: say where each is
-        zones_of: dict[str, set[str]] = {}
-        for label, value in zip(plain, values):
-            zones_of.setdefault(label, set()).add(state.where[value])
-        plain = [
-            f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
-            for label, value in zip(plain, values)
-        ]
-    for i, label in enumerate(plain):
-        if label not in labels:  # the first value of each label
-            labels[label] = i
+    rules = state.rules
+    kind = node.kind
+    plain = list(map(rules.labeller(kind), values))
+    if len(set(plain)) == len(plain):
+        labels = dict(zip(plain, range(len(plain))))
+    else:
+        if kind in ("card", "cards"):
+            # same-looking cards in different zones are different choices: say where each is
+            zones_of: dict[str, set[str]] = {}
+            for label, value in zip(plain, values):
+                zones_of.setdefault(label, set()).add(state.where[value])
+            plain = [
+                f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
+                for label, value in zip(plain, values)
+            ]
+        labels = {}
+        for i, label in enumerate(plain):
+            if label not in labels:  # the first value of each label
+                labels[label] = i
     if optional:
         labels[rules.done_label] = -1
     if len(labels) == 1 and not node.always:
-        _pick(state, frame, node, data, next(iter(labels.values())))
+        _pick(state, (node, pc, data, env), node, data, next(iter(labels.values())))
         return
     chooser = _chooser(state, node, env)
-    prompt = _prompt(state, node, env) or f"Choose {node.kind}"
+    prompt = _prompt(state, node, env) or f"Choose {kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
-    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), node.kind)
+    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), kind)
 
 
 def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
@@ -746,9 +781,9 @@ def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -
     if index < 0:  # done
         values = ()
     else:
-        value = values[index]
-        values = values[:index] + values[index + 1 :]
-        picked = picked + (value,)
+        picked = picked + (values[index],)
+        if len(picked) < need:  # more to pick: from the values left
+            values = values[:index] + values[index + 1 :]
     if len(picked) >= need or not values:  # the choice is made: as h_choose would finish it next
         env[node.var] = picked if node.mode != "one" else picked[0]
         state.stack.pop()
@@ -826,7 +861,7 @@ def _offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tu
         _take_option(state, (node, 1, data, env), 0)
         return
     state.stack[-1] = (node, 1, data, env)
-    state.ask(chooser, _prompt(state, node, env) or "Choose", tuple(e[0] for e in data), tuple(range(len(data))), "option")
+    state.ask(chooser, _prompt(state, node, env) or "Choose", next(zip(*data)), tuple(range(len(data))), "option")
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:
@@ -837,19 +872,20 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
         chooser = _chooser(state, node, env)
         ability = state.rules.trigger_ability(item.event, value)
         _announce_use(state, value, chooser)
-        state.stack[-1] = (ability.body, 0, None,
-                           {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}})
+        state.stack.pop()
+        _enter(state, (ability.body, 0, None, {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}}))
         return
     chooser = _chooser(state, node, env)
     if isinstance(item, n.DynamicOption):
         env[item.var] = value
     if chooser == actor(env):
-        state.stack[-1] = (item.body, 0, None, env)
+        state.stack.pop()
+        _enter(state, (item.body, 0, None, env))
         return
     # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
     state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
     env["$by"] = chooser
-    state.stack.append((item.body, 0, None, env))
+    _enter(state, (item.body, 0, None, env))
 
 
 def r_menu(state: "State", frame: Frame, index: int) -> None:
@@ -907,8 +943,9 @@ def menu_answers(state: "State", event: str, player: int, passed: dict) -> list[
 def _announce_use(state: "State", card: int, user: Any) -> None:
     """A card's ability is used: count it for the statistics and log it."""
     state.count_use(card, user)
-    state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}", actor=user,
-               card=state.rules.instance_type[card])
+    if state.record_events:
+        state.emit("use", f"{state.player_label(user)} uses {state.rules.card_name(card)}", actor=user,
+                   card=state.rules.instance_type[card])
 
 
 def _signal_start(state: "State", frame: Frame) -> None:
@@ -988,4 +1025,14 @@ RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
     n.Signal: r_signal,
     n.Choose: r_choose,
     n.Menu: r_menu,
+}
+
+# what generated block functions call (see compiler.CodeGen.block)
+MACHINE: dict[str, Any] = {
+    "ran_away": ran_away,
+    "drive": drive,
+    "choice_counts": choice_counts,
+    "ask_choice": ask_choice,
+    "offer": _offer,
+    "direct_depth": DIRECT_DEPTH,
 }

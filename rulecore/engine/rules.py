@@ -39,8 +39,10 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers)
+        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers,
+                                 interp.MACHINE)
         self.fn = self.compiler
+        self._labellers: dict[str, Any] = {}  # kind -> its labeller (see ``labeller``)
 
         # zones
         self.zone_keys: dict[str, tuple[str, ...]] = {}
@@ -183,13 +185,27 @@ class Rules:
 
     def labeller(self, kind: str) -> Any:
         """``label_for`` with the kind fixed: a function of the value (the common kinds without a dispatch)."""
+        fn = self._labellers.get(kind)
+        if fn is None:
+            fn = self._labellers[kind] = self._make_labeller(kind)
+        return fn
+
+    def _make_labeller(self, kind: str) -> Any:
         if kind in ("card", "cards"):
             return self._names.__getitem__
         if kind in ("player", "players"):
             return self.player_label
         if kind == "set":
-            group_label = self.group_label
-            return lambda value: group_label(value if type(value) is tuple else (value,))
+            labels, type_of, make = self._group_labels, self.instance_type.__getitem__, self._make_group_label
+
+            def set_label(value: Any) -> str:  # group_label, inline
+                key = tuple(map(type_of, value)) if type(value) is tuple else (type_of(value),)
+                label = labels.get(key)
+                if label is None:
+                    label = labels[key] = make(key)
+                return label
+
+            return set_label
         return lambda value: self.label_for(kind, value)
 
     def label_for(self, kind: str, value: Any) -> str:

@@ -65,6 +65,7 @@ class State:
     # builds the documented attrs ``Decision`` from it only when it is read
     asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
     steps: int  # effect steps in the current run (interpreter.run), against Game.step_limit
+    nested: int  # frames running inside one another's Python calls in the current run (interpreter.run)
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events

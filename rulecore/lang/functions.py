@@ -134,19 +134,25 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
     by_value: dict[Any, list[int]] = {}
     rules = ctx.rules
     table = rules.prop_tables.get(prop)  # per-card values of the property, when the engine has them
-    for card in cards_of(ctx, cards):
+    items = cards_of(ctx, cards)
+    for card in items:
         value = table[card] if table is not None else rules.card_prop(card, prop)
         group = by_value.get(value)
         if group is None:
             by_value[value] = [card]
         else:
             group.append(card)
-    if sum(len(g) * (len(g) + 1) // 2 for g in by_value.values()) > MAX_BUILT:
+    # at most len(items) * (len(items) + 1) / 2 cards are built: count them only when that may be too many
+    if len(items) * (len(items) + 1) // 2 > MAX_BUILT and \
+            sum(len(g) * (len(g) + 1) // 2 for g in by_value.values()) > MAX_BUILT:
         raise _too_much("building these sets", MAX_BUILT, "give sets() fewer cards of one kind")
-    out = []
+    out: list[tuple[int, ...]] = []
     for group in by_value.values():
-        for k in range(1, len(group) + 1):
-            out.append(tuple(group[:k]))
+        if len(group) == 1:
+            out.append((group[0],))
+        else:
+            whole = tuple(group)
+            out.extend(whole[:k] for k in range(1, len(whole) + 1))
     return tuple(out)
 
 
@@ -154,22 +160,26 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
     """Each group as it is, and each group plus exactly one extra card of a type not in it."""
     itype = ctx.rules.instance_type
     extra_cards = cards_of(ctx, extras)
+    # the first extra card of each type, in order: a group takes those of the types it lacks
+    # (an extra card in the group has a type in it, so it is never added)
+    firsts: dict[str, int] = {}
+    for extra in extra_cards:
+        if itype[extra] not in firsts:
+            firsts[itype[extra]] = extra
+    per_group = len(extra_cards) + 1
     out = []
     built = 0
     for group in items_of(ctx, groups):
-        group = cards_of(ctx, group)
-        built += (len(group) + 1) * (len(extra_cards) + 1)
+        if type(group) is not tuple:
+            group = cards_of(ctx, group)
+        built += (len(group) + 1) * per_group
         if built > MAX_BUILT:
             raise _too_much("building these sets", MAX_BUILT, "give with_one() fewer groups or extras")
         out.append(group)
         types = set(map(itype.__getitem__, group))
-        seen: set[str] = set()
-        for extra in extra_cards:
-            etype = itype[extra]
-            if etype in types or etype in seen or extra in group:
-                continue
-            seen.add(etype)
-            out.append(group + (extra,))
+        for etype, extra in firsts.items():
+            if etype not in types:
+                out.append(group + (extra,))
     return tuple(out)
 
 
