@@ -35,26 +35,92 @@ if TYPE_CHECKING:
     from .state import State
 
 
+def zone_seers(visibility: dict[str, str], owner: dict[str, int | None], players: int) -> dict[str, int]:
+    """Zone key -> the players (bitmask) its declared visibility shows its cards to (a reveal aside)."""
+    everyone = (1 << players) - 1
+    out = {}
+    for key, vis in visibility.items():
+        seat = owner.get(key)
+        out[key] = everyone if vis == "everyone" else (1 << seat if vis == "owner" and seat is not None else 0)
+    return out
+
+
+def reset(state: "State") -> None:
+    """Nobody has told any card apart yet: every card in class 0, every place known."""
+    players = state.rules.players
+    state.classes = [{} for _ in range(players)]
+    state.class_links = [{} for _ in range(players)]
+    state.owned_classes = (1 << players) - 1
+    state.class_seq = 0
+    state.loose = {}
+
+
 def seers(state: "State", card: int) -> int:
     """Bitmask of the players who see ``card`` now."""
-    if card in state.faceup:
-        return (1 << state.rules.players) - 1
-    if card in state.facedown:
+    faceup = state.faceup
+    if faceup and card in faceup:
+        return state.rules.everyone
+    facedown = state.facedown
+    if facedown and card in facedown:
         return 0
     key = state.where[card]
-    rules = state.rules
-    vis = rules.zone_visibility[key]
-    if vis == "everyone" or key in state.revealed:
-        mask = (1 << rules.players) - 1
-    elif vis == "owner":
-        owner = rules.zone_owner[key]
-        mask = 0 if owner is None else 1 << owner
+    revealed = state.revealed
+    if revealed and key in revealed:
+        mask = state.rules.everyone
     else:
-        return 0
-    sealer = state.sealed_cards.get(card)
-    if sealer is not None:
-        mask &= 1 << sealer
+        mask = state.rules.zone_seers[key]
+    sealed = state.sealed_cards
+    if mask and sealed:
+        sealer = sealed.get(card)
+        if sealer is not None:
+            mask &= 1 << sealer
     return mask
+
+
+def class_of(cls: dict[int, int], links: dict[int, int], card: int) -> int:
+    """The class a player puts ``card`` in: its label, followed through the merges since."""
+    label = cls.get(card, 0)
+    while label in links:
+        label = links[label]
+    return label
+
+
+def _root(links: dict[int, int], label: int) -> int:
+    while label in links:
+        label = links[label]
+    return label
+
+
+def resolved(cls: dict[int, int], links: dict[int, int]) -> dict[int, int]:
+    """A player's classes with every merge applied (class 0 left out): what is saved and compared."""
+    if not links:
+        return dict(cls)
+    out = {}
+    for card, label in cls.items():
+        while label in links:
+            label = links[label]
+        if label:
+            out[card] = label
+    return out
+
+
+def writable(state: "State", player: int) -> tuple[dict[int, int], dict[int, int]]:
+    """``player``'s classes and merges, to change: this state's own copies (clones share them until then)."""
+    bit = 1 << player
+    if state.owned_classes & bit:
+        return state.classes[player], state.class_links[player]
+    cls = state.classes[player] = dict(state.classes[player])
+    links = state.class_links[player] = dict(state.class_links[player])
+    state.owned_classes |= bit
+    return cls, links
+
+
+def _set(cls: dict[int, int], links: dict[int, int], card: int, label: int) -> None:
+    # a card whose class was merged into class 0 has no entry as far as anyone can tell (see ``resolved``):
+    # it takes its new one at the end, as if the merge had removed it
+    if links and card in cls and not class_of(cls, links, card):
+        del cls[card]
+    cls[card] = label
 
 
 def _fresh(state: "State") -> int:
@@ -64,9 +130,13 @@ def _fresh(state: "State") -> int:
 
 def _own_class(state: "State", card: int, players: int) -> None:
     label = _fresh(state)
-    for p, cls in enumerate(state.classes):
-        if players >> p & 1:
-            cls[card] = label
+    p = 0
+    while players:
+        if players & 1:
+            cls, links = writable(state, p)
+            _set(cls, links, card, label)
+        players >>= 1
+        p += 1
 
 
 def remember(state: "State", cards: Iterable[int]) -> None:
@@ -79,61 +149,115 @@ def remember(state: "State", cards: Iterable[int]) -> None:
 
 def lose_places(state: "State", cards: Iterable[int]) -> None:
     """Nobody knows where in their zone these cards lie any more."""
-    everyone = (1 << state.rules.players) - 1
+    everyone = state.rules.everyone
     loose = state.loose
     for c in cards:
         loose[c] = everyone
 
 
+def _left_behind(state: "State", sources: Sequence[str]) -> list[tuple[list[int], int]]:
+    """The cards left in each zone the moved cards came from, and the players none of that zone is shown to."""
+    zone_seers = state.rules.zone_seers
+    everyone = state.rules.everyone
+    revealed = state.revealed
+    faceup = state.faceup
+    out = []
+    for src in sources:
+        cards = state.zones[src]
+        shown = everyone if src in revealed or (faceup and not faceup.isdisjoint(cards)) else zone_seers[src]
+        out.append((cards, everyone & ~shown))
+    return out
+
+
 def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: Sequence[str], dest: str,
           position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
     """Cards seen before the move by the masks ``before`` now lie in ``dest``: who could follow them?"""
+    rules = state.rules
     after = [seers(state, c) for c in cards]
+    follow = rules.everyone  # the players who saw every moved card where it was or where it went
+    lost = 0  # the players who lose sight of some moved card
+    for b, a in zip(before, after):
+        follow &= b | a
+        lost |= b & ~a
     faceup = state.faceup
     sealing = state.sealing
-    zones = state.zones
+    if sealing is not None and not all(c in faceup for c in cards):
+        follow &= 1 << sealing  # another player's sealed part: not shown to them until it is revealed
     loose = state.loose
+    placed = [c for c in cards if c in loose] if loose and position != "random" else ()
+    if follow == rules.everyone and not lost and not placed:
+        if position == "random":
+            lose_places(state, state.zones[dest])
+        return  # everyone saw it all, and kept seeing it: nothing to learn or forget
     own: dict[int, int] = {}  # card -> the class of its own it gets (one number for every player)
-    left: list[tuple[int, int]] | None = None  # the cards left where the moved ones came from, and who sees them
-    for p, cls in enumerate(state.classes):
+    left: list[tuple[list[int], int]] | None = None
+    for p in range(rules.players):
         bit = 1 << p
-        if sealing is not None and sealing != p and not all(c in faceup for c in cards):
-            blind = True  # another player's sealed part: not shown to p until it is revealed
-        else:
-            blind = not all((b | a) & bit for b, a in zip(before, after))
-        if not blind:
-            for c, b, a in zip(cards, before, after):
-                if b & bit and not a & bit:
-                    label = own.get(c)
-                    if label is None:
-                        label = own[c] = _fresh(state)
-                    cls[c] = label
-                if position != "random" and c in loose:
+        if follow & bit:
+            if lost & bit:
+                cls, links = writable(state, p)
+                for c, b, a in zip(cards, before, after):
+                    if b & bit and not a & bit:
+                        label = own.get(c)
+                        if label is None:
+                            label = own[c] = _fresh(state)
+                        _set(cls, links, c, label)
+            for c in placed:
+                if c in loose:
                     _drop_bit(loose, c, bit)
         elif by_kind or pool is not None:
+            cls, links = writable(state, p)
             renamed: dict[int, int] = {}
             picked = cards if pool is None else sorted({*cards, *(c for c in pool if not seers(state, c) & bit)})
             for c in picked:
-                old = cls.get(c, 0)
+                old = class_of(cls, links, c)
                 new = renamed.get(old)
                 if new is None:
                     new = renamed[old] = _fresh(state)
-                cls[c] = new
+                _set(cls, links, c, new)
         else:
+            # they cannot tell which went: the classes of the unseen moved cards and of the unseen cards
+            # left behind become one
+            cls = state.classes[p]
+            if not cls:
+                continue  # every card in class 0
             if left is None:
-                left = [(c, seers(state, c)) for src in sources for c in zones[src]]
-            group = {cls.get(c, 0) for c, a in zip(cards, after) if not a & bit}
-            group.update(cls.get(c, 0) for c, m in left if not m & bit)
+                left = _left_behind(state, sources)
+            unseen = [c for c, a in zip(cards, after) if not a & bit]
+            known = cls.keys()
+            told = known & unseen
+            count = len(unseen)
+            for cards_left, hidden in left:
+                if hidden & bit:  # none of the zone is shown to them: no need to look card by card
+                    told |= known & cards_left
+                    count += len(cards_left)
+                else:
+                    unseen_left = [c for c in cards_left if not seers(state, c) & bit]
+                    told |= known & unseen_left
+                    count += len(unseen_left)
+            if dest in sources:
+                count -= len(unseen)  # the moved cards lie in their zone again: counted twice
+            links = state.class_links[p]
+            raw = {cls[c] for c in told}
+            group = {_root(links, label) for label in raw} if links else raw
+            if len(told) < count:
+                group.add(0)
             if len(group) > 1:
                 target = 0 if 0 in group else min(group)
-                for c, label in list(cls.items()):
-                    if label in group:
-                        if target:
-                            cls[c] = target
-                        else:
-                            del cls[c]
+                cls, links = writable(state, p)
+                for label in group:
+                    if label != target:
+                        links[label] = target
+                # the cards at hand take the class at once (as if merged card by card): the next move
+                # from these zones finds them in one class without following the links
+                if target:
+                    for c in told:
+                        cls[c] = target
+                else:
+                    for c in told:
+                        del cls[c]
     if position == "random":
-        lose_places(state, zones[dest])
+        lose_places(state, state.zones[dest])
 
 
 def _drop_bit(masks: dict[int, int], card: int, bit: int) -> None:

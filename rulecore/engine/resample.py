@@ -44,7 +44,7 @@ ASK_AGAIN_DEALS = 16  # deals tried before a pending question of another player 
 def resample(state: "State", player: int, seed: int) -> "State":
     bit = 1 << player
     seen = [bool(knowledge.seers(state, c) & bit) for c in range(len(state.where))]
-    cls = state.classes[player]
+    cls = knowledge.resolved(state.classes[player], state.class_links[player])
     loose = state.loose
     zone_keys = sorted(state.zones)
     # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
@@ -102,8 +102,9 @@ def resample(state: "State", player: int, seed: int) -> "State":
                 for i, c in zip(loose_at, cards):
                     slot_of[c] = state.zones[key][i]
                     row[i] = c
-        new.classes = [{} for _ in state.classes]
+        knowledge.reset(new)
         new.classes[player] = dict(cls)
+        new.class_seq = state.class_seq
         new.loose = {c: bit for c, m in loose.items() if m & bit}
         _move_place_marks(state, new, {c: old for c, old in slot_of.items() if c != old})
         new.log = list(log)

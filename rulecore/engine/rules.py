@@ -13,7 +13,7 @@ from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk
 from . import interpreter as interp
 from .compiler import Compiler
-from .knowledge import kind_pools, picked_by_kind
+from .knowledge import kind_pools, picked_by_kind, zone_seers
 
 
 class _NoState:
@@ -66,6 +66,8 @@ class Rules:
                 self.zone_owner[name] = None
             self.zone_keys[name] = keys
 
+        self.everyone = (1 << players) - 1  # every seat, as a bitmask
+        self.zone_seers = zone_seers(self.zone_visibility, self.zone_owner, players)  # zone key -> who sees it
         # card instances
         types: list[str] = []
         ctx = interp.Ctx.__new__(interp.Ctx)

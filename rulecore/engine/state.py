@@ -78,6 +78,8 @@ class State:
     sealing: int | None  # inside 'simultaneously': whose sealed part is running
     sealed_cards: dict[int, int]  # card moved in a sealed part -> whose part: hidden from the others until unsealed
     classes: list[dict[int, int]]  # seat -> card -> which cards it cannot tell apart (see engine/knowledge.py)
+    class_links: list[dict[int, int]]  # seat -> class -> the class it was merged into (followed by knowledge.class_of)
+    owned_classes: int  # seats (bitmask) whose classes and links this state alone holds (the others: copy on write)
     class_seq: int  # the last class number given out
     loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone
     record_events: bool
@@ -361,8 +363,7 @@ class State:
                 raise IllegalActionError(f"no player {seat!r} to mark")
             self.player_marks[seat] = tuple(words)
         self.arranged = True
-        self.classes = [{} for _ in range(rules.players)]  # a new layout: nobody has followed a card into it
-        self.loose.clear()
+        knowledge.reset(self)  # a new layout: nobody has followed a card into it
         self.emit("arrange", "The table is arranged for a scenario")
         if self.asking is not None and self.stack:
             node, pc, data, env = self.stack[-1]
@@ -423,7 +424,10 @@ class State:
         new.player_marks = self.player_marks[:]
         new.sealing = self.sealing
         new.sealed_cards = dict(self.sealed_cards)
-        new.classes = [dict(c) for c in self.classes]
+        # classes are shared, copied on write (knowledge.writable): neither state owns any now
+        new.classes = self.classes[:]
+        new.class_links = self.class_links[:]
+        new.owned_classes = self.owned_classes = 0
         new.class_seq = self.class_seq
         new.loose = dict(self.loose)
         return new
@@ -492,7 +496,8 @@ class State:
             "player_marks": self.player_marks,
             "sealing": self.sealing,
             "sealed_cards": {str(c): p for c, p in self.sealed_cards.items()},
-            "classes": [{str(c): k for c, k in cls.items()} for cls in self.classes],
+            "classes": [{str(c): k for c, k in knowledge.resolved(cls, links).items()}
+                        for cls, links in zip(self.classes, self.class_links)],
             "class_seq": self.class_seq,
             "loose": {str(c): m for c, m in self.loose.items()},
         }
@@ -915,6 +920,8 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.classes = [{int(c): int(k) for c, k in cls.items()} for cls in data.get("classes", [{}] * rules.players)]
     if len(s.classes) != rules.players:
         raise StateError("the saved card classes do not match the number of players")
+    s.class_links = [{} for _ in s.classes]
+    s.owned_classes = rules.everyone
     s.class_seq = int(data.get("class_seq", 0))
     s.loose = {int(c): int(m) for c, m in data.get("loose", {}).items()}
     if not s.terminal and s.asking is None:
