@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .state import State
 
 HIDDEN_ACTION = "?"
-ASK_AGAIN_DEALS = 16  # deals tried before a pending question of another player is left as it was
+ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before resample gives up (RuleError)
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
@@ -112,6 +112,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
             (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data, env)
             for node, pc, data, env in new.stack
         ]
+        _remap_held(new, {old: c for c, old in slot_of.items() if c != old})
         new.history = [HIDDEN_ACTION] * len(state.history)
         new.seed = seed
         new.rng = Rng(int.from_bytes(digest[8:], "little"))
@@ -119,7 +120,12 @@ def resample(state: "State", player: int, seed: int) -> "State":
         asked = _ask_again(new, player)
         if asked is not None:
             return asked
-    return new
+    # Never the last deal with the question left as it was: its options would name the true hidden cards
+    # (and may name cards no longer where the question expects them).  Another seed deals other worlds.
+    chooser, prompt = state.asking[:2] if state.asking is not None else (None, "")  # (always a question here)
+    raise RuleError(f"resample for {state.player_label(player)}: none of {ASK_AGAIN_DEALS} deals of the cards "
+                    f"hidden from them lets {state.player_label(chooser)}'s pending question ({prompt!r}) be asked "
+                    "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
 def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> None:
@@ -143,6 +149,39 @@ def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> 
         marks = state.marks.get(old)
         if marks:
             new.marks[c] = marks
+
+
+def _remap_held(new: "State", perm: dict[int, int]) -> None:
+    """The cards the rules hold (pending frames' variables and loop items, cards offered by a pending
+    choice, game variables) follow the deal: each becomes the card dealt at its place."""
+    if not perm:
+        return
+    rules = new.rules
+    remap = knowledge.remap_cards
+    for name in rules.card_vars:
+        if name in new.vars:
+            new.vars[name] = remap(new.vars[name], perm)
+    done: set[int] = set()  # envs are shared by the frames of one call (clone copied them already)
+    stack = new.stack
+    for i, (node, pc, data, env) in enumerate(stack):
+        names = rules.card_locals.get(id(node), ())
+        if id(env) not in done:
+            done.add(id(env))
+            for name in names:
+                if name in env:
+                    env[name] = remap(env[name], perm)
+        if data is None:
+            continue
+        t = type(node)
+        if t is n.ForEach and node.var in names:
+            data = remap(data, perm)
+        elif t is n.Choose and node.kind in ("card", "cards", "set"):
+            data = (remap(data[0], perm), remap(data[1], perm)) + tuple(data[2:])
+        elif t is n.Menu and pc == 1:
+            data = tuple((label, idx, remap(value, perm))
+                         if type(node.items[idx]) is n.DynamicOption and node.items[idx].var in names
+                         else (label, idx, value) for label, idx, value in data)
+        stack[i] = (node, pc, data, env)
 
 
 def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int]]:

@@ -13,7 +13,7 @@ from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk
 from . import interpreter as interp
 from .compiler import Compiler
-from .knowledge import kind_pools, picked_by_kind, zone_seers
+from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
 
 
 class _NoState:
@@ -112,6 +112,8 @@ class Rules:
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
         for root in roots:
             self.kind_pools.update(kind_pools(root, walk))
+        # statement -> its effect's variables that hold cards; game variables that do (re-dealt by resample)
+        self.card_locals, self.card_vars = card_locals(cardset, walk)
         # the expressions statements evaluate: compiled to Python source, one module per game
         expr_roots: list[Any] = [e for e in exprs if e is not None]
         for root in roots + exprs:
