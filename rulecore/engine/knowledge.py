@@ -53,6 +53,7 @@ def reset(state: "State") -> None:
     state.owned_classes = (1 << players) - 1
     state.class_seq = 0
     state.loose = {}
+    state.notes = None
 
 
 def seers(state: "State", card: int) -> int:
@@ -139,58 +140,106 @@ def _own_class(state: "State", card: int, players: int) -> None:
         p += 1
 
 
+# What a move, a look or a shuffle lets each player tell is noted when it happens, as a few plain
+# facts (the masks of who saw what, the cards left where the moved ones came from), and worked into
+# the classes only when they are read (``settle``: by ``resample`` and ``to_json``).  A game played
+# without resampling or saving never works them out, and a clone shares the notes (nested pairs).
+_MOVE, _REMEMBER, _LOOKED, _LOSE = range(4)
+
+
+def settle(state: "State") -> None:
+    """Work the noted facts into ``state.classes``, ``class_seq`` and ``loose``, in the order they happened."""
+    notes = state.notes
+    if notes is None:
+        return
+    facts = []
+    while notes is not None:
+        notes, fact = notes
+        facts.append(fact)
+    state.notes = None
+    state.loose = dict(state.loose)  # shared with clones until now
+    for fact in reversed(facts):
+        kind = fact[0]
+        if kind == _MOVE:
+            _fold_move(state, *fact[1:])
+        elif kind == _REMEMBER:
+            for c, m in fact[1]:
+                _own_class(state, c, m)
+        elif kind == _LOOKED:
+            _fold_looked(state, fact[1], fact[2])
+        else:
+            _lose(state, fact[1])
+
+
 def remember(state: "State", cards: Iterable[int]) -> None:
     """Whoever sees these cards now keeps knowing each of them (their sight is about to be lost)."""
+    masks = []
     for c in cards:
         m = seers(state, c)
         if m:
-            _own_class(state, c, m)
+            masks.append((c, m))
+    if masks:
+        state.notes = (state.notes, (_REMEMBER, masks))
 
 
 def lose_places(state: "State", cards: Iterable[int]) -> None:
     """Nobody knows where in their zone these cards lie any more."""
-    everyone = state.rules.everyone
-    loose = state.loose
-    for c in cards:
-        loose[c] = everyone
+    state.notes = (state.notes, (_LOSE, tuple(cards)))
 
 
-def _left_behind(state: "State", sources: Sequence[str]) -> list[tuple[list[int], int]]:
-    """The cards left in each zone the moved cards came from, and the players none of that zone is shown to."""
+def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tuple[tuple[int, ...], int, Any]]:
+    """The cards left in each zone the moved cards came from, the players none of that zone is shown to,
+    and (when some of the ``blind`` players may see part of it) who sees each card."""
     zone_seers = state.rules.zone_seers
     everyone = state.rules.everyone
     revealed = state.revealed
     faceup = state.faceup
     out = []
     for src in sources:
-        cards = state.zones[src]
+        cards = tuple(state.zones[src])
         shown = everyone if src in revealed or (faceup and not faceup.isdisjoint(cards)) else zone_seers[src]
-        out.append((cards, everyone & ~shown))
+        hidden = everyone & ~shown
+        out.append((cards, hidden, None if not blind & ~hidden else tuple(seers(state, c) for c in cards)))
     return out
 
 
 def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: Sequence[str], dest: str,
           position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
-    """Cards seen before the move by the masks ``before`` now lie in ``dest``: who could follow them?"""
+    """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them."""
     rules = state.rules
-    after = [seers(state, c) for c in cards]
+    after = tuple([seers(state, c) for c in cards])
     follow = rules.everyone  # the players who saw every moved card where it was or where it went
-    lost = 0  # the players who lose sight of some moved card
     for b, a in zip(before, after):
         follow &= b | a
-        lost |= b & ~a
-    faceup = state.faceup
     sealing = state.sealing
-    if sealing is not None and not all(c in faceup for c in cards):
-        follow &= 1 << sealing  # another player's sealed part: not shown to them until it is revealed
+    if sealing is not None:
+        faceup = state.faceup
+        if not all(c in faceup for c in cards):
+            follow &= 1 << sealing  # another player's sealed part: not shown to them until it is revealed
+    left = pool_masks = None
+    blind = rules.everyone & ~follow
+    if blind:
+        if pool is not None:
+            pool_masks = tuple([(c, seers(state, c)) for c in pool])
+        elif not by_kind:
+            left = _left_behind(state, sources, blind)
+    state.notes = (state.notes, (_MOVE, tuple(cards), tuple(before), after, follow, left, dest in sources,
+                                 tuple(state.zones[dest]) if position == "random" else None, by_kind, pool_masks))
+
+
+def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...], follow: int,
+               left: Any, back_in: bool, shuffled_in: tuple[int, ...] | None, by_kind: bool, pool_masks: Any) -> None:
+    rules = state.rules
+    lost = 0  # the players who lose sight of some moved card
+    for b, a in zip(before, after):
+        lost |= b & ~a
     loose = state.loose
-    placed = [c for c in cards if c in loose] if loose and position != "random" else ()
+    placed = [c for c in cards if c in loose] if loose and shuffled_in is None else ()
     if follow == rules.everyone and not lost and not placed:
-        if position == "random":
-            lose_places(state, state.zones[dest])
+        if shuffled_in is not None:
+            _lose(state, shuffled_in)
         return  # everyone saw it all, and kept seeing it: nothing to learn or forget
     own: dict[int, int] = {}  # card -> the class of its own it gets (one number for every player)
-    left: list[tuple[list[int], int]] | None = None
     for p in range(rules.players):
         bit = 1 << p
         if follow & bit:
@@ -205,10 +254,10 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
             for c in placed:
                 if c in loose:
                     _drop_bit(loose, c, bit)
-        elif by_kind or pool is not None:
+        elif by_kind or pool_masks is not None:
             cls, links = writable(state, p)
             renamed: dict[int, int] = {}
-            picked = cards if pool is None else sorted({*cards, *(c for c in pool if not seers(state, c) & bit)})
+            picked = cards if pool_masks is None else sorted({*cards, *(c for c, m in pool_masks if not m & bit)})
             for c in picked:
                 old = class_of(cls, links, c)
                 new = renamed.get(old)
@@ -221,21 +270,19 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
             cls = state.classes[p]
             if not cls:
                 continue  # every card in class 0
-            if left is None:
-                left = _left_behind(state, sources)
             unseen = [c for c, a in zip(cards, after) if not a & bit]
             known = cls.keys()
             told = known & unseen
             count = len(unseen)
-            for cards_left, hidden in left:
+            for cards_left, hidden, masks in left:
                 if hidden & bit:  # none of the zone is shown to them: no need to look card by card
                     told |= known & cards_left
                     count += len(cards_left)
                 else:
-                    unseen_left = [c for c in cards_left if not seers(state, c) & bit]
+                    unseen_left = [c for c, m in zip(cards_left, masks) if not m & bit]
                     told |= known & unseen_left
                     count += len(unseen_left)
-            if dest in sources:
+            if back_in:
                 count -= len(unseen)  # the moved cards lie in their zone again: counted twice
             links = state.class_links[p]
             raw = {cls[c] for c in told}
@@ -256,8 +303,15 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
                 else:
                     for c in told:
                         del cls[c]
-    if position == "random":
-        lose_places(state, state.zones[dest])
+    if shuffled_in is not None:
+        _lose(state, shuffled_in)
+
+
+def _lose(state: "State", cards: Iterable[int]) -> None:
+    everyone = state.rules.everyone
+    loose = state.loose
+    for c in cards:
+        loose[c] = everyone
 
 
 def _drop_bit(masks: dict[int, int], card: int, bit: int) -> None:
@@ -274,8 +328,11 @@ def looked(state: "State", who: Sequence[int], cards: Iterable[int]) -> None:
     for p in who:
         if type(p) is int and 0 <= p < state.rules.players:
             bits |= 1 << p
-    if not bits:
-        return
+    if bits:
+        state.notes = (state.notes, (_LOOKED, bits, tuple(cards)))
+
+
+def _fold_looked(state: "State", bits: int, cards: tuple[int, ...]) -> None:
     loose = state.loose
     for c in cards:
         _own_class(state, c, bits)

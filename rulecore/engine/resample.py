@@ -42,6 +42,7 @@ ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
+    knowledge.settle(state)  # (the same state: what is known worked out from the notes)
     bit = 1 << player
     seen = [bool(knowledge.seers(state, c) & bit) for c in range(len(state.where))]
     cls = knowledge.resolved(state.classes[player], state.class_links[player])

@@ -81,7 +81,8 @@ class State:
     class_links: list[dict[int, int]]  # seat -> class -> the class it was merged into (followed by knowledge.class_of)
     owned_classes: int  # seats (bitmask) whose classes and links this state alone holds (the others: copy on write)
     class_seq: int  # the last class number given out
-    loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone
+    loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone (shared with clones)
+    notes: Any  # what moves and looks let each player tell, not yet worked into the above: knowledge.settle
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -429,7 +430,8 @@ class State:
         new.class_links = self.class_links[:]
         new.owned_classes = self.owned_classes = 0
         new.class_seq = self.class_seq
-        new.loose = dict(self.loose)
+        new.loose = self.loose  # replaced, never changed, once shared (knowledge.settle)
+        new.notes = self.notes  # nested pairs of tuples: never changed
         return new
 
     def resample(self, player: int, seed: int) -> "State":
@@ -447,6 +449,7 @@ class State:
     def to_json(self) -> str:
         """The whole state as JSON text; ``game.load_state`` reads it back exactly."""
         rules = self.rules
+        knowledge.settle(self)
         env_ids: dict[int, int] = {}
         envs: list[dict] = []
         frames = []
@@ -924,6 +927,7 @@ def _from_dict(game: "Game", data: Any) -> State:
     s.owned_classes = rules.everyone
     s.class_seq = int(data.get("class_seq", 0))
     s.loose = {int(c): int(m) for c, m in data.get("loose", {}).items()}
+    s.notes = None
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision")
     return s
