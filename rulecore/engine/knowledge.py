@@ -78,6 +78,19 @@ def seers(state: "State", card: int) -> int:
     return mask
 
 
+def masks(state: "State", cards: Sequence[int]) -> tuple[int, ...]:
+    """``seers`` of each of these cards (in one call: a move asks for every card it moves)."""
+    faceup = state.faceup
+    facedown = state.facedown
+    revealed = state.revealed
+    sealed = state.sealed_cards
+    if faceup or facedown or revealed or sealed:
+        return tuple([seers(state, c) for c in cards])
+    zone_seers = state.rules.zone_seers
+    where = state.where
+    return tuple([zone_seers[where[c]] for c in cards])  # every card as its zone shows it
+
+
 def class_of(cls: dict[int, int], links: dict[int, int], card: int) -> int:
     """The class a player puts ``card`` in: its label, followed through the merges since."""
     label = cls.get(card, 0)
@@ -203,11 +216,11 @@ def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tup
     return out
 
 
-def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: Sequence[str], dest: str,
+def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources: Sequence[str], dest: str,
           position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
     """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them."""
     rules = state.rules
-    after = tuple([seers(state, c) for c in cards])
+    after = masks(state, cards)
     follow = rules.everyone  # the players who saw every moved card where it was or where it went
     for b, a in zip(before, after):
         follow &= b | a
@@ -223,7 +236,7 @@ def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: 
             pool_masks = tuple([(c, seers(state, c)) for c in pool])
         elif not by_kind:
             left = _left_behind(state, sources, blind)
-    state.notes = (state.notes, (_MOVE, tuple(cards), tuple(before), after, follow, left, dest in sources,
+    state.notes = (state.notes, (_MOVE, tuple(cards), before, after, follow, left, dest in sources,
                                  tuple(state.zones[dest]) if position == "random" else None, by_kind, pool_masks))
 
 

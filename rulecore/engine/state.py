@@ -546,7 +546,7 @@ class State:
         events = self.record_events
         # seen face up by everyone as it left (only the event log needs it)
         was_up = {c for c in cards if c in self.faceup} if events and self.faceup else frozenset()
-        before = [knowledge.seers(self, c) for c in cards]
+        before = knowledge.masks(self, cards)
         sources: dict[str, list[int]] = {}
         # how the cards lie: nothing to do when no card lies face up or down and none is turned
         lie = face is not None or self.faceup or self.facedown
