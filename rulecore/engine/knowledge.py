@@ -23,6 +23,17 @@ How classes change:
 - or picked some cards of a kind (``first``, ``top``, ``random``... of the cards of a
   zone that have a property, directly or through a ``let``): then those cards of
   that kind, moved or not, leave their classes for new ones together.
+
+How it is kept cheap: a merge links the merged classes to the one they become
+(``State.class_links``, followed by ``class_of``; saved and compared with every
+link applied, ``resolved``), and the class dicts are shared with clones until one
+of them changes (``writable``).  Nothing of this is worked out during play: a move,
+a look, a shuffle or a hidden zone only notes who saw what (``State.notes``, nested
+pairs that clones share), and ``settle`` works the notes into the classes, in
+order, when ``resample`` or ``to_json`` reads them.
+
+``card_locals`` reads from the effect text which variables of the rules hold
+cards, so that ``resample`` can deal them anew with the cards they name.
 """
 
 from __future__ import annotations

@@ -9,17 +9,22 @@ What the player is taken to know (everything else is re-dealt at random):
   a random free place;
 - the shape of the table: every zone's size, which places hold a face-down card or a card of
   another player's sealed part, the marks on every place, counters, variables, round, phase,
-  turn and the rules' pending frames (their local variables are kept as they are: a card they
-  hold keeps its identity wherever it is dealt);
+  turn and the rules' pending frames;
 - the events shown to them (``State.events(player)``); events hidden from them are dropped,
   and card names they were not shown are taken out of the events they were.
 
 The cards not known are shuffled together and dealt over the places not known, zone by zone;
 the deal and the new generator come from a hash of the seed and of the above, so two states the
 player cannot tell apart give the same resample for the same seed.  The result is marked as
-arranged (its history is not a real game's: every action reads ``"?"``), and when the pending
-decision is another player's plain choice it is asked again for the new layout, so its options
-do not name the true hidden cards.
+arranged (its history is not a real game's: every action reads ``"?"``).
+
+Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
+holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
+hold cards is read from the effect text once per game, ``knowledge.card_locals``).  When the
+pending decision is another player's plain choice it is asked again for the new layout, so its
+options do not name the true hidden cards; a deal on which it would not be asked the same way
+is drawn again, and after ``ASK_AGAIN_DEALS`` deals ``resample`` raises ``RuleError`` rather than
+return the question as it was.
 """
 
 from __future__ import annotations
