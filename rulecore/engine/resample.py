@@ -49,7 +49,7 @@ ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before
 def resample(state: "State", player: int, seed: int) -> "State":
     knowledge.settle(state)  # (the same state: what is known worked out from the notes)
     bit = 1 << player
-    seen = [bool(knowledge.seers(state, c) & bit) for c in range(len(state.where))]
+    seen = [bool(m & bit) for m in knowledge.masks(state, range(len(state.where)))]
     cls = knowledge.resolved(state.classes[player], state.class_links[player])
     loose = state.loose
     zone_keys = sorted(state.zones)
@@ -65,13 +65,17 @@ def resample(state: "State", player: int, seed: int) -> "State":
             if seen[c]:
                 row.append(c)
                 continue
-            members.setdefault(cls.get(c, 0), []).append(c)
-            if loose.get(c, 0) & bit:
+            label = cls.get(c, 0)
+            same = members.get(label)
+            if same is None:
+                members[label] = [c]
+            else:
+                same.append(c)
+            if loose and loose.get(c, 0) & bit:
                 loose_places.append(i)
-                loose_labels.append(cls.get(c, 0))
+                loose_labels.append(label)
                 row.append(None)
             else:
-                label = cls.get(c, 0)
                 classes.setdefault(label, []).append((key, i))
                 row.append(label)
         # the places of cards known only by zone say nothing: give them their classes in a fixed order
@@ -86,28 +90,38 @@ def resample(state: "State", player: int, seed: int) -> "State":
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
+    zones = state.zones
+    plan = [(classes[label], sorted(members[label])) for label in sorted(classes)]
+    loose_at = [(key, [i for i, c in enumerate(zones[key]) if not seen[c] and loose.get(c, 0) & bit])
+                for key in zone_keys]
+    loose_at = [(key, spots) for key, spots in loose_at if len(spots) > 1]
     for attempt in range(ASK_AGAIN_DEALS):
         deal = Rng(int.from_bytes(hashlib.blake2b(digest + bytes([attempt]), digest_size=8).digest(), "little"))
         new = state.clone()
+        where = new.where
+        rows: dict[str, list[int]] = {}
         slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes
-        for label in sorted(classes):
-            places = classes[label]
-            cards = sorted(members[label])
-            deal.shuffle(cards)
+        for places, members_of in plan:
+            cards = members_of[:]
+            if len(cards) > 1:
+                deal.shuffle(cards)  # (a shuffle of one card draws nothing)
             for (key, i), c in zip(places, cards):
-                slot_of[c] = state.zones[key][i]
-                new._zone_w(key)[i] = c
-                new.where[c] = key
+                old = slot_of[c] = zones[key][i]
+                if c == old:
+                    continue
+                target = rows.get(key)
+                if target is None:
+                    target = rows[key] = new._zone_w(key)
+                target[i] = c
+                where[c] = key
         # cards the player knows but not their place in the zone: shuffled over those places
-        for key in zone_keys:
-            loose_at = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
-            if len(loose_at) > 1:
-                row = new._zone_w(key)
-                cards = [row[i] for i in loose_at]
-                deal.shuffle(cards)
-                for i, c in zip(loose_at, cards):
-                    slot_of[c] = state.zones[key][i]
-                    row[i] = c
+        for key, spots in loose_at:
+            row = new._zone_w(key)
+            cards = [row[i] for i in spots]
+            deal.shuffle(cards)
+            for i, c in zip(spots, cards):
+                slot_of[c] = zones[key][i]
+                row[i] = c
         knowledge.reset(new)
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
@@ -138,23 +152,28 @@ def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> 
     """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on."""
     if not slot_of:
         return
-    for c in slot_of:
-        new.facedown.discard(c)
-        new.sealed_cards.pop(c, None)
-        new.marks.pop(c, None)
+    down, sealed, marked = state.facedown, state.sealed_cards, state.marks
+    if down or sealed or marked:
+        for c in slot_of:
+            new.facedown.discard(c)
+            new.sealed_cards.pop(c, None)
+            new.marks.pop(c, None)
     # the cards dealt are the cards whose places they take, in another order
-    place_loose = {c: new.loose.pop(c) for c in slot_of if c in new.loose}
+    loose = new.loose
+    place_loose = {c: loose.pop(c) for c in slot_of if c in loose} if loose else {}
     for c, old in slot_of.items():
-        if old in place_loose:
-            new.loose[c] = place_loose[old]
-        if old in state.facedown:
+        if place_loose and old in place_loose:
+            loose[c] = place_loose[old]
+        if down and old in down:
             new.facedown.add(c)
-        sealer = state.sealed_cards.get(old)
-        if sealer is not None:
-            new.sealed_cards[c] = sealer
-        marks = state.marks.get(old)
-        if marks:
-            new.marks[c] = marks
+        if sealed:
+            sealer = sealed.get(old)
+            if sealer is not None:
+                new.sealed_cards[c] = sealer
+        if marked:
+            marks = marked.get(old)
+            if marks:
+                new.marks[c] = marks
 
 
 def _remap_held(new: "State", perm: dict[int, int]) -> None:
