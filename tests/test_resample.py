@@ -89,6 +89,19 @@ def test_resample_cannot_be_told_apart(table, seed, steps, who, rs):
     assert new.current_player == state.current_player
 
 
+def resampled(table: tuple, seed: int, steps: int, who: int, rs: int) -> tuple[rulecore.State, int, rulecore.State]:
+    """A game of ``table`` played to a point, a player (``who`` modulo the players) and its resample with ``rs``."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    return state, player, state.resample(player, rs)
+
+
+def place(state: rulecore.State, card: int) -> tuple[str, int]:
+    """The zone and index where ``card`` lies."""
+    key = state.where[card]
+    return key, state.zones[key].index(card)
+
+
 def held_places(state: rulecore.State, new: rulecore.State) -> list[tuple[object, object]]:
     """(place in ``state``, place in ``new``) of every card the pending frames' card variables hold."""
     pairs = []
@@ -97,9 +110,7 @@ def held_places(state: rulecore.State, new: rulecore.State) -> list[tuple[object
             old_cards = [c for c in _flat(env.get(name))]
             new_cards = [c for c in _flat(new_env.get(name))]
             assert len(old_cards) == len(new_cards)
-            for a, b in zip(old_cards, new_cards):
-                pairs.append(((state.where[a], state.zones[state.where[a]].index(a)),
-                              (new.where[b], new.zones[new.where[b]].index(b))))
+            pairs += [(place(state, a), place(new, b)) for a, b in zip(old_cards, new_cards)]
     return pairs
 
 
@@ -116,9 +127,7 @@ def _flat(value: object) -> list[int]:
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
 def test_cards_held_by_pending_frames_follow_the_deal(table, seed, steps, who, rs):
     """Each card a pending frame's variable holds becomes the card dealt at its place, hidden or not."""
-    state = played(table, seed, steps)
-    player = who % state.rules.players
-    new = state.resample(player, rs)
+    state, _, new = resampled(table, seed, steps, who, rs)
     for old_place, new_place in held_places(state, new):
         assert new_place == old_place
 
@@ -137,12 +146,12 @@ def test_hidden_cards_a_pending_choice_holds_are_dealt_anew():
             d = state.decision
             if d.prompt == "Which card goes into your own Hex pile?":
                 drawn = state.stack[-1][3]["drawn"]
-                places = [(state.where[c], state.zones[state.where[c]].index(c)) for c in drawn]
+                places = [place(state, c) for c in drawn]
                 for player in set(range(3)) - {d.player}:
                     for rs in range(3):
                         new = state.resample(player, rs)
                         held = new.stack[-1][3]["drawn"]
-                        assert [(new.where[c], new.zones[new.where[c]].index(c)) for c in held] == places
+                        assert [place(new, c) for c in held] == places
                         assert set(new.legal_actions()) == {names(c) for c in held}
                         checked += 1
                         dealt_anew += held != drawn
@@ -155,9 +164,7 @@ def test_hidden_cards_a_pending_choice_holds_are_dealt_anew():
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
 def test_resample_saves_loads_and_plays_to_the_end(table, seed, steps, who, rs):
     """A resampled state round-trips through to_json/load_state and plays to the end with random actions."""
-    state = played(table, seed, steps)
-    player = who % state.rules.players
-    new = state.resample(player, rs)
+    state, _, new = resampled(table, seed, steps, who, rs)
     loaded = new.game.load_state(new.to_json(), trusted=True)  # a resample is laid out, not played
     assert parsed(loaded) == parsed(new)
     rnd = random.Random(rs)
