@@ -29,7 +29,7 @@ How it is kept cheap: a merge links the merged classes to the one they become
 link applied, ``resolved``), and the class dicts are shared with clones until one
 of them changes (``writable``).  Nothing of this is worked out during play: a move,
 a look, a shuffle or a hidden zone only notes who saw what (``State.notes``, nested
-pairs that clones share), and ``settle`` works the notes into the classes, in
+triples that clones share), and ``settle`` works the notes into the classes, in
 order, when ``resample`` or ``to_json`` reads them.
 
 ``card_locals`` reads from the effect text which variables of the rules hold
@@ -167,8 +167,36 @@ def _own_class(state: "State", card: int, players: int) -> None:
 # What a move, a look or a shuffle lets each player tell is noted when it happens, as a few plain
 # facts (the masks of who saw what, the cards left where the moved ones came from), and worked into
 # the classes only when they are read (``settle``: by ``resample`` and ``to_json``).  A game played
-# without resampling or saving never works them out, and a clone shares the notes (nested pairs).
-_MOVE, _REMEMBER, _LOOKED, _LOSE = range(4)
+# without resampling or saving never works them out.  The notes are immutable, so clones share
+# them: (earlier notes, fact, depth) triples, the chain folded into one flat block of facts every
+# ``_FLAT`` notes so that it never nests deeply (comparing, printing or pickling it recurses).
+_MOVE, _REMEMBER, _LOOKED, _LOSE, _BLOCK = range(5)
+_FLAT = 64
+
+
+def _note(state: "State", fact: tuple[Any, ...]) -> None:
+    notes = state.notes
+    if notes is None:
+        state.notes = (None, fact, 1)
+    elif notes[2] < _FLAT:
+        state.notes = (notes, fact, notes[2] + 1)
+    else:
+        state.notes = (None, (_BLOCK, _facts(notes) + (fact,)), 1)
+
+
+def _facts(notes: Any) -> tuple[Any, ...]:
+    """The facts noted, oldest first (blocks opened)."""
+    chain = []
+    while notes is not None:
+        notes, fact, _ = notes
+        chain.append(fact)
+    out: list[Any] = []
+    for fact in reversed(chain):
+        if fact[0] == _BLOCK:
+            out += fact[1]
+        else:
+            out.append(fact)
+    return tuple(out)
 
 
 def settle(state: "State") -> None:
@@ -176,13 +204,9 @@ def settle(state: "State") -> None:
     notes = state.notes
     if notes is None:
         return
-    facts = []
-    while notes is not None:
-        notes, fact = notes
-        facts.append(fact)
     state.notes = None
     state.loose = dict(state.loose)  # shared with clones until now
-    for fact in reversed(facts):
+    for fact in _facts(notes):
         kind = fact[0]
         if kind == _MOVE:
             _fold_move(state, *fact[1:])
@@ -203,12 +227,12 @@ def remember(state: "State", cards: Iterable[int]) -> None:
         if m:
             masks.append((c, m))
     if masks:
-        state.notes = (state.notes, (_REMEMBER, masks))
+        _note(state, (_REMEMBER, masks))
 
 
 def lose_places(state: "State", cards: Iterable[int]) -> None:
     """Nobody knows where in their zone these cards lie any more."""
-    state.notes = (state.notes, (_LOSE, tuple(cards)))
+    _note(state, (_LOSE, tuple(cards)))
 
 
 def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tuple[tuple[int, ...], int, Any]]:
@@ -247,8 +271,8 @@ def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources
             pool_masks = tuple([(c, seers(state, c)) for c in pool])
         elif not by_kind:
             left = _left_behind(state, sources, blind)
-    state.notes = (state.notes, (_MOVE, tuple(cards), before, after, follow, left, dest in sources,
-                                 tuple(state.zones[dest]) if position == "random" else None, by_kind, pool_masks))
+    _note(state, (_MOVE, tuple(cards), before, after, follow, left, dest in sources,
+                  tuple(state.zones[dest]) if position == "random" else None, by_kind, pool_masks))
 
 
 def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...], follow: int,
@@ -353,7 +377,7 @@ def looked(state: "State", who: Sequence[int], cards: Iterable[int]) -> None:
         if type(p) is int and 0 <= p < state.rules.players:
             bits |= 1 << p
     if bits:
-        state.notes = (state.notes, (_LOOKED, bits, tuple(cards)))
+        _note(state, (_LOOKED, bits, tuple(cards)))
 
 
 def _fold_looked(state: "State", bits: int, cards: tuple[int, ...]) -> None:

@@ -431,7 +431,7 @@ class State:
         new.owned_classes = self.owned_classes = 0
         new.class_seq = self.class_seq
         new.loose = self.loose  # replaced, never changed, once shared (knowledge.settle)
-        new.notes = self.notes  # nested pairs of tuples: never changed
+        new.notes = self.notes  # tuples: never changed
         return new
 
     def resample(self, player: int, seed: int) -> "State":
