@@ -255,7 +255,10 @@ def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources
           position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
     """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them."""
     rules = state.rules
-    after = masks(state, cards)
+    if state.faceup or state.facedown or state.revealed or state.sealed_cards:
+        after = masks(state, cards)
+    else:  # every moved card as the zone they went to shows it
+        after = (rules.zone_seers[dest],) * len(cards)
     follow = rules.everyone  # the players who saw every moved card where it was or where it went
     for b, a in zip(before, after):
         follow &= b | a
