@@ -89,14 +89,82 @@ def test_resample_cannot_be_told_apart(table, seed, steps, who, rs):
     assert new.current_player == state.current_player
 
 
+def resampled(table: tuple, seed: int, steps: int, who: int, rs: int) -> tuple[rulecore.State, int, rulecore.State]:
+    """A game of ``table`` played to a point, a player (``who`` modulo the players) and its resample with ``rs``."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    return state, player, state.resample(player, rs)
+
+
+def place(state: rulecore.State, card: int) -> tuple[str, int]:
+    """The zone and index where ``card`` lies."""
+    key = state.where[card]
+    return key, state.zones[key].index(card)
+
+
+def held_places(state: rulecore.State, new: rulecore.State) -> list[tuple[object, object]]:
+    """(place in ``state``, place in ``new``) of every card the pending frames' card variables hold."""
+    pairs = []
+    for (node, _, _, env), (_, _, _, new_env) in zip(state.stack, new.stack):
+        for name in state.rules.card_locals.get(id(node), ()):
+            old_cards = [c for c in _flat(env.get(name))]
+            new_cards = [c for c in _flat(new_env.get(name))]
+            assert len(old_cards) == len(new_cards)
+            pairs += [(place(state, a), place(new, b)) for a, b in zip(old_cards, new_cards)]
+    return pairs
+
+
+def _flat(value: object) -> list[int]:
+    if type(value) is int:
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [c for v in value for c in _flat(v)]
+    return []
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
+def test_cards_held_by_pending_frames_follow_the_deal(table, seed, steps, who, rs):
+    """Each card a pending frame's variable holds becomes the card dealt at its place, hidden or not."""
+    state, _, new = resampled(table, seed, steps, who, rs)
+    for old_place, new_place in held_places(state, new):
+        assert new_place == old_place
+
+
+def test_hidden_cards_a_pending_choice_holds_are_dealt_anew():
+    """Two discard cards another player looked at and is choosing between: in a resample for a player
+    who never saw them, the frame holds the cards dealt at their places (not the true ones), and the
+    choice, asked again, offers those."""
+    game = game_for("witching-hour", 3, "{}")
+    names = game.rules.card_name
+    checked = dealt_anew = 0
+    for seed in range(60):
+        state = game.new_game(seed)
+        rnd = random.Random(seed)
+        while not state.is_terminal() and dealt_anew < 6:
+            d = state.decision
+            if d.prompt == "Which card goes into your own Hex pile?":
+                drawn = state.stack[-1][3]["drawn"]
+                places = [place(state, c) for c in drawn]
+                for player in set(range(3)) - {d.player}:
+                    for rs in range(3):
+                        new = state.resample(player, rs)
+                        held = new.stack[-1][3]["drawn"]
+                        assert [place(new, c) for c in held] == places
+                        assert set(new.legal_actions()) == {names(c) for c in held}
+                        checked += 1
+                        dealt_anew += held != drawn
+            state.apply(rnd.choice(state.legal_actions()))
+    assert checked and dealt_anew
+
+
 @pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
 @SETTINGS
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
 def test_resample_saves_loads_and_plays_to_the_end(table, seed, steps, who, rs):
     """A resampled state round-trips through to_json/load_state and plays to the end with random actions."""
-    state = played(table, seed, steps)
-    player = who % state.rules.players
-    new = state.resample(player, rs)
+    state, _, new = resampled(table, seed, steps, who, rs)
     loaded = new.game.load_state(new.to_json(), trusted=True)  # a resample is laid out, not played
     assert parsed(loaded) == parsed(new)
     rnd = random.Random(rs)
@@ -235,3 +303,17 @@ def test_another_players_pending_choice_is_asked_again_for_the_new_deal():
                 assert action[len("Discard "):] in names
                 checked += 1
     assert checked > 0
+
+
+def test_resample_never_leaves_a_question_it_could_not_ask_again(monkeypatch):
+    """When no deal lets another player's pending question be asked the same way, resample raises RuleError
+    (it never returns the last deal with the question, and its true hidden options, left as they were)."""
+    from rulecore.engine import resample as engine_resample
+
+    tried = []
+    monkeypatch.setattr(engine_resample, "_ask_again", lambda new, player: tried.append(new) or None)
+    state = played(("witty-witches", 2, {"mode": "apprentice"}), 3, 9)
+    other = 1 - state.current_player
+    with pytest.raises(rulecore.RuleError, match="another seed"):
+        state.resample(other, 5)
+    assert len(tried) == engine_resample.ASK_AGAIN_DEALS

@@ -11,6 +11,7 @@ import json
 from typing import Any, Iterable, Mapping
 
 from . import interpreter as interp
+from . import knowledge
 from ..cardset.fingerprint import fingerprint
 from .actions import ActionCodec
 from .observation import Observer
@@ -175,9 +176,7 @@ class Game:
         s.player_marks = [()] * rules.players
         s.sealing = None
         s.sealed_cards = {}
-        s.classes = [{} for _ in range(rules.players)]
-        s.class_seq = 0
-        s.loose = {}
+        knowledge.reset(s)
         interp.run(s)
         return s
 

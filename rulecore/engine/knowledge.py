@@ -23,11 +23,22 @@ How classes change:
 - or picked some cards of a kind (``first``, ``top``, ``random``... of the cards of a
   zone that have a property, directly or through a ``let``): then those cards of
   that kind, moved or not, leave their classes for new ones together.
+
+How it is kept cheap: a merge links the merged classes to the one they become
+(``State.class_links``, followed by ``class_of``; saved and compared with every
+link applied, ``resolved``), and the class dicts are shared with clones until one
+of them changes (``writable``).  Nothing of this is worked out during play: a move,
+a look, a shuffle or a hidden zone only notes who saw what (``State.notes``, nested
+triples that clones share), and ``settle`` works the notes into the classes, in
+order, when ``resample`` or ``to_json`` reads them.
+
+``card_locals`` reads from the effect text which variables of the rules hold
+cards, so that ``resample`` can deal them anew with the cards they name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..lang import nodes as n
 
@@ -35,26 +46,106 @@ if TYPE_CHECKING:
     from .state import State
 
 
+def zone_seers(visibility: dict[str, str], owner: dict[str, int | None], players: int) -> dict[str, int]:
+    """Zone key -> the players (bitmask) its declared visibility shows its cards to (a reveal aside)."""
+    everyone = (1 << players) - 1
+    out = {}
+    for key, vis in visibility.items():
+        seat = owner.get(key)
+        out[key] = everyone if vis == "everyone" else (1 << seat if vis == "owner" and seat is not None else 0)
+    return out
+
+
+def reset(state: "State") -> None:
+    """Nobody has told any card apart yet: every card in class 0, every place known."""
+    players = state.rules.players
+    state.classes = [{} for _ in range(players)]
+    state.class_links = [{} for _ in range(players)]
+    state.owned_classes = (1 << players) - 1
+    state.class_seq = 0
+    state.loose = {}
+    state.notes = None
+
+
 def seers(state: "State", card: int) -> int:
     """Bitmask of the players who see ``card`` now."""
-    if card in state.faceup:
-        return (1 << state.rules.players) - 1
-    if card in state.facedown:
+    faceup = state.faceup
+    if faceup and card in faceup:
+        return state.rules.everyone
+    facedown = state.facedown
+    if facedown and card in facedown:
         return 0
     key = state.where[card]
-    rules = state.rules
-    vis = rules.zone_visibility[key]
-    if vis == "everyone" or key in state.revealed:
-        mask = (1 << rules.players) - 1
-    elif vis == "owner":
-        owner = rules.zone_owner[key]
-        mask = 0 if owner is None else 1 << owner
+    revealed = state.revealed
+    if revealed and key in revealed:
+        mask = state.rules.everyone
     else:
-        return 0
-    sealer = state.sealed_cards.get(card)
-    if sealer is not None:
-        mask &= 1 << sealer
+        mask = state.rules.zone_seers[key]
+    sealed = state.sealed_cards
+    if mask and sealed:
+        sealer = sealed.get(card)
+        if sealer is not None:
+            mask &= 1 << sealer
     return mask
+
+
+def masks(state: "State", cards: Sequence[int]) -> tuple[int, ...]:
+    """``seers`` of each of these cards (in one call: a move asks for every card it moves)."""
+    faceup = state.faceup
+    facedown = state.facedown
+    revealed = state.revealed
+    sealed = state.sealed_cards
+    if faceup or facedown or revealed or sealed:
+        return tuple([seers(state, c) for c in cards])
+    zone_seers = state.rules.zone_seers
+    where = state.where
+    return tuple([zone_seers[where[c]] for c in cards])  # every card as its zone shows it
+
+
+def class_of(cls: dict[int, int], links: dict[int, int], card: int) -> int:
+    """The class a player puts ``card`` in: its label, followed through the merges since."""
+    label = cls.get(card, 0)
+    while label in links:
+        label = links[label]
+    return label
+
+
+def _root(links: dict[int, int], label: int) -> int:
+    while label in links:
+        label = links[label]
+    return label
+
+
+def resolved(cls: dict[int, int], links: dict[int, int]) -> dict[int, int]:
+    """A player's classes with every merge applied (class 0 left out): what is saved and compared."""
+    if not links:
+        return dict(cls)
+    out = {}
+    for card, label in cls.items():
+        while label in links:
+            label = links[label]
+        if label:
+            out[card] = label
+    return out
+
+
+def writable(state: "State", player: int) -> tuple[dict[int, int], dict[int, int]]:
+    """``player``'s classes and merges, to change: this state's own copies (clones share them until then)."""
+    bit = 1 << player
+    if state.owned_classes & bit:
+        return state.classes[player], state.class_links[player]
+    cls = state.classes[player] = dict(state.classes[player])
+    links = state.class_links[player] = dict(state.class_links[player])
+    state.owned_classes |= bit
+    return cls, links
+
+
+def _set(cls: dict[int, int], links: dict[int, int], card: int, label: int) -> None:
+    # a card whose class was merged into class 0 has no entry as far as anyone can tell (see ``resolved``):
+    # it takes its new one at the end, as if the merge had removed it
+    if links and card in cls and not class_of(cls, links, card):
+        del cls[card]
+    cls[card] = label
 
 
 def _fresh(state: "State") -> int:
@@ -64,76 +155,214 @@ def _fresh(state: "State") -> int:
 
 def _own_class(state: "State", card: int, players: int) -> None:
     label = _fresh(state)
-    for p, cls in enumerate(state.classes):
-        if players >> p & 1:
-            cls[card] = label
+    p = 0
+    while players:
+        if players & 1:
+            cls, links = writable(state, p)
+            _set(cls, links, card, label)
+        players >>= 1
+        p += 1
+
+
+# What a move, a look or a shuffle lets each player tell is noted when it happens, as a few plain
+# facts (the masks of who saw what, the cards left where the moved ones came from), and worked into
+# the classes only when they are read (``settle``: by ``resample`` and ``to_json``).  A game played
+# without resampling or saving never works them out.  The notes are immutable, so clones share
+# them: (earlier notes, fact, depth) triples, the chain folded into one flat block of facts every
+# ``_FLAT`` notes so that it never nests deeply (comparing, printing or pickling it recurses).
+_MOVE, _REMEMBER, _LOOKED, _LOSE, _BLOCK = range(5)
+_FLAT = 64
+
+
+def _note(state: "State", fact: tuple[Any, ...]) -> None:
+    notes = state.notes
+    if notes is None:
+        state.notes = (None, fact, 1)
+    elif notes[2] < _FLAT:
+        state.notes = (notes, fact, notes[2] + 1)
+    else:
+        state.notes = (None, (_BLOCK, _facts(notes) + (fact,)), 1)
+
+
+def _facts(notes: Any) -> tuple[Any, ...]:
+    """The facts noted, oldest first (blocks opened)."""
+    chain = []
+    while notes is not None:
+        notes, fact, _ = notes
+        chain.append(fact)
+    out: list[Any] = []
+    for fact in reversed(chain):
+        if fact[0] == _BLOCK:
+            out += fact[1]
+        else:
+            out.append(fact)
+    return tuple(out)
+
+
+def settle(state: "State") -> None:
+    """Work the noted facts into ``state.classes``, ``class_seq`` and ``loose``, in the order they happened."""
+    notes = state.notes
+    if notes is None:
+        return
+    state.notes = None
+    state.loose = dict(state.loose)  # shared with clones until now
+    for fact in _facts(notes):
+        kind = fact[0]
+        if kind == _MOVE:
+            _fold_move(state, *fact[1:])
+        elif kind == _REMEMBER:
+            for c, m in fact[1]:
+                _own_class(state, c, m)
+        elif kind == _LOOKED:
+            _fold_looked(state, fact[1], fact[2])
+        else:
+            _lose(state, fact[1])
 
 
 def remember(state: "State", cards: Iterable[int]) -> None:
     """Whoever sees these cards now keeps knowing each of them (their sight is about to be lost)."""
+    masks = []
     for c in cards:
         m = seers(state, c)
         if m:
-            _own_class(state, c, m)
+            masks.append((c, m))
+    if masks:
+        _note(state, (_REMEMBER, masks))
 
 
 def lose_places(state: "State", cards: Iterable[int]) -> None:
     """Nobody knows where in their zone these cards lie any more."""
-    everyone = (1 << state.rules.players) - 1
-    loose = state.loose
-    for c in cards:
-        loose[c] = everyone
+    _note(state, (_LOSE, tuple(cards)))
 
 
-def moved(state: "State", cards: Sequence[int], before: Sequence[int], sources: Sequence[str], dest: str,
-          position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
-    """Cards seen before the move by the masks ``before`` now lie in ``dest``: who could follow them?"""
-    after = [seers(state, c) for c in cards]
+def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tuple[tuple[int, ...], int, Any]]:
+    """The cards left in each zone the moved cards came from, the players none of that zone is shown to,
+    and (when some of the ``blind`` players may see part of it) who sees each card."""
+    zone_seers = state.rules.zone_seers
+    everyone = state.rules.everyone
+    revealed = state.revealed
     faceup = state.faceup
+    out = []
+    for src in sources:
+        cards = tuple(state.zones[src])
+        shown = everyone if src in revealed or (faceup and not faceup.isdisjoint(cards)) else zone_seers[src]
+        hidden = everyone & ~shown
+        out.append((cards, hidden, None if not blind & ~hidden else tuple(seers(state, c) for c in cards)))
+    return out
+
+
+def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources: Sequence[str], dest: str,
+          position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
+    """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them."""
+    rules = state.rules
+    if state.faceup or state.facedown or state.revealed or state.sealed_cards:
+        after = masks(state, cards)
+    else:  # every moved card as the zone they went to shows it
+        after = (rules.zone_seers[dest],) * len(cards)
+    follow = rules.everyone  # the players who saw every moved card where it was or where it went
+    for b, a in zip(before, after):
+        follow &= b | a
     sealing = state.sealing
-    zones = state.zones
+    if sealing is not None:
+        faceup = state.faceup
+        if not all(c in faceup for c in cards):
+            follow &= 1 << sealing  # another player's sealed part: not shown to them until it is revealed
+    left = pool_masks = None
+    blind = rules.everyone & ~follow
+    if blind:
+        if pool is not None:
+            pool_masks = tuple([(c, seers(state, c)) for c in pool])
+        elif not by_kind:
+            left = _left_behind(state, sources, blind)
+    _note(state, (_MOVE, tuple(cards), before, after, follow, left, dest in sources,
+                  tuple(state.zones[dest]) if position == "random" else None, by_kind, pool_masks))
+
+
+def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...], follow: int,
+               left: Any, back_in: bool, shuffled_in: tuple[int, ...] | None, by_kind: bool, pool_masks: Any) -> None:
+    rules = state.rules
+    lost = 0  # the players who lose sight of some moved card
+    for b, a in zip(before, after):
+        lost |= b & ~a
     loose = state.loose
+    placed = [c for c in cards if c in loose] if loose and shuffled_in is None else ()
+    if follow == rules.everyone and not lost and not placed:
+        if shuffled_in is not None:
+            _lose(state, shuffled_in)
+        return  # everyone saw it all, and kept seeing it: nothing to learn or forget
     own: dict[int, int] = {}  # card -> the class of its own it gets (one number for every player)
-    left: list[tuple[int, int]] | None = None  # the cards left where the moved ones came from, and who sees them
-    for p, cls in enumerate(state.classes):
+    for p in range(rules.players):
         bit = 1 << p
-        if sealing is not None and sealing != p and not all(c in faceup for c in cards):
-            blind = True  # another player's sealed part: not shown to p until it is revealed
-        else:
-            blind = not all((b | a) & bit for b, a in zip(before, after))
-        if not blind:
-            for c, b, a in zip(cards, before, after):
-                if b & bit and not a & bit:
-                    label = own.get(c)
-                    if label is None:
-                        label = own[c] = _fresh(state)
-                    cls[c] = label
-                if position != "random" and c in loose:
+        if follow & bit:
+            if lost & bit:
+                cls, links = writable(state, p)
+                for c, b, a in zip(cards, before, after):
+                    if b & bit and not a & bit:
+                        label = own.get(c)
+                        if label is None:
+                            label = own[c] = _fresh(state)
+                        _set(cls, links, c, label)
+            for c in placed:
+                if c in loose:
                     _drop_bit(loose, c, bit)
-        elif by_kind or pool is not None:
+        elif by_kind or pool_masks is not None:
+            cls, links = writable(state, p)
             renamed: dict[int, int] = {}
-            picked = cards if pool is None else sorted({*cards, *(c for c in pool if not seers(state, c) & bit)})
+            picked = cards if pool_masks is None else sorted({*cards, *(c for c, m in pool_masks if not m & bit)})
             for c in picked:
-                old = cls.get(c, 0)
+                old = class_of(cls, links, c)
                 new = renamed.get(old)
                 if new is None:
                     new = renamed[old] = _fresh(state)
-                cls[c] = new
+                _set(cls, links, c, new)
         else:
-            if left is None:
-                left = [(c, seers(state, c)) for src in sources for c in zones[src]]
-            group = {cls.get(c, 0) for c, a in zip(cards, after) if not a & bit}
-            group.update(cls.get(c, 0) for c, m in left if not m & bit)
+            # they cannot tell which went: the classes of the unseen moved cards and of the unseen cards
+            # left behind become one
+            cls = state.classes[p]
+            if not cls:
+                continue  # every card in class 0
+            unseen = [c for c, a in zip(cards, after) if not a & bit]
+            known = cls.keys()
+            told = known & unseen
+            count = len(unseen)
+            for cards_left, hidden, masks in left:
+                if hidden & bit:  # none of the zone is shown to them: no need to look card by card
+                    told |= known & cards_left
+                    count += len(cards_left)
+                else:
+                    unseen_left = [c for c, m in zip(cards_left, masks) if not m & bit]
+                    told |= known & unseen_left
+                    count += len(unseen_left)
+            if back_in:
+                count -= len(unseen)  # the moved cards lie in their zone again: counted twice
+            links = state.class_links[p]
+            raw = {cls[c] for c in told}
+            group = {_root(links, label) for label in raw} if links else raw
+            if len(told) < count:
+                group.add(0)
             if len(group) > 1:
                 target = 0 if 0 in group else min(group)
-                for c, label in list(cls.items()):
-                    if label in group:
-                        if target:
-                            cls[c] = target
-                        else:
-                            del cls[c]
-    if position == "random":
-        lose_places(state, zones[dest])
+                cls, links = writable(state, p)
+                for label in group:
+                    if label != target:
+                        links[label] = target
+                # the cards at hand take the class at once (as if merged card by card): the next move
+                # from these zones finds them in one class without following the links
+                if target:
+                    for c in told:
+                        cls[c] = target
+                else:
+                    for c in told:
+                        del cls[c]
+    if shuffled_in is not None:
+        _lose(state, shuffled_in)
+
+
+def _lose(state: "State", cards: Iterable[int]) -> None:
+    everyone = state.rules.everyone
+    loose = state.loose
+    for c in cards:
+        loose[c] = everyone
 
 
 def _drop_bit(masks: dict[int, int], card: int, bit: int) -> None:
@@ -150,8 +379,11 @@ def looked(state: "State", who: Sequence[int], cards: Iterable[int]) -> None:
     for p in who:
         if type(p) is int and 0 <= p < state.rules.players:
             bits |= 1 << p
-    if not bits:
-        return
+    if bits:
+        _note(state, (_LOOKED, bits, tuple(cards)))
+
+
+def _fold_looked(state: "State", bits: int, cards: tuple[int, ...]) -> None:
     loose = state.loose
     for c in cards:
         _own_class(state, c, bits)
@@ -228,3 +460,131 @@ def _about_kind(expr: object) -> bool:
     if isinstance(expr, n.Seat):
         return _about_kind(expr.player)
     return False
+
+
+# --------------------------------------------------------------------------- cards held by the rules
+
+_CARD_PICKS = ("top", "bottom", "cards", "random", "first", "last", "chain", "lowest", "highest", "sorted")
+_CARD = object()  # a binding that always holds cards (a choice of cards)
+_OTHER = object()  # a binding that holds something else (players, numbers)
+
+
+def card_locals(cardset: Any, walk: Callable[[Any], Iterable[Any]]) -> tuple[dict[int, frozenset[str]], frozenset[str]]:
+    """Which variables hold cards, read from the effect text: statement (by id) -> the local variables
+    of its effect that hold a card, a collection of cards or none wherever they are set; and the game
+    variables that do.  A variable set once to anything else (a player, a number, something the text
+    does not show) is left out.  ``resample`` re-deals the cards these hold."""
+    roots: list[Any] = [cardset.program]
+    proc_root: dict[str, int] = {}
+    for name, proc in sorted(cardset.procedures.items()):
+        proc_root[name] = len(roots)
+        roots.append(proc.body)
+    answering: dict[str, list[int]] = {}  # event -> the roots of the abilities that answer it
+    for _, card in sorted(cardset.cards.items()):
+        for _, ability in sorted(card.abilities.items()):
+            if ability.on is not None:
+                answering.setdefault(ability.on, []).append(len(roots))
+            roots.append(ability.body)
+    binds: dict[tuple[int, str], list[Any]] = {}
+    var_binds: dict[str, list[Any]] = {name: [(None, n.Literal(value))] for name, value in cardset.vars.items()}
+    root_of: dict[int, set[int]] = {}
+    for r, root in enumerate(roots):
+        for node in walk(root):
+            root_of.setdefault(id(node), set()).add(r)
+            t = type(node)
+            if t is n.Let:
+                binds.setdefault((r, node.name), []).append((r, node.value))
+            elif t is n.Choose:
+                binds.setdefault((r, node.var), []).append(_CARD if node.kind in ("card", "cards", "set") else _OTHER)
+            elif t is n.ForEach:
+                binds.setdefault((r, node.var), []).append((r, node.items))
+            elif t is n.DynamicOption:
+                binds.setdefault((r, node.var), []).append(_CARD if node.kind == "set" else (r, node.source))
+            elif t in (n.Simultaneously, n.InAnyOrder):
+                binds.setdefault((r, node.var), []).append(_OTHER)
+            elif t is n.SetVar:
+                var_binds.setdefault(node.name, []).append((r, node.value))
+            elif t is n.CallProc and node.name in proc_root:
+                params = cardset.procedures[node.name].params
+                for param, arg in zip(params, node.args):
+                    binds.setdefault((proc_root[node.name], param), []).append((r, arg))
+            elif t in (n.Signal, n.AnswerOption):
+                for target in answering.get(node.event, ()):
+                    for name in node.passes:
+                        binds.setdefault((target, name), []).append((r, n.Var(name)))
+    cards: set[tuple[int, str]] = set()
+    card_vars: set[str] = set()
+
+    def cardish(src: Any) -> bool | None:
+        if src is _CARD:
+            return True
+        if src is _OTHER:
+            return False
+        r, expr = src
+        return _cardish(expr, r, cards, card_vars)
+
+    def holds(srcs: list[Any]) -> bool:
+        kinds = [cardish(s) for s in srcs]
+        return False not in kinds and True in kinds
+
+    changed = True
+    while changed:  # the least fixed point: a variable counts once each value it is set to is known to hold cards
+        changed = False
+        for key, srcs in binds.items():
+            if key not in cards and holds(srcs):
+                cards.add(key)
+                changed = True
+        for name, srcs in var_binds.items():
+            if name not in card_vars and holds(srcs):
+                card_vars.add(name)
+                changed = True
+    per_root = [frozenset(name for r2, name in cards if r2 == r) for r in range(len(roots))]
+    out: dict[int, frozenset[str]] = {}
+    for node_id, rs in root_of.items():
+        names = frozenset.intersection(*(per_root[r] for r in rs))
+        if names:
+            out[node_id] = names
+    return out, frozenset(card_vars)
+
+
+def _cardish(e: Any, r: int | None, cards: set[tuple[int, str]], card_vars: set[str]) -> bool | None:
+    """True: ``e`` gives a card or cards; None: nothing (none, an empty list); False: anything else or unknown."""
+    t = type(e)
+    if t is n.Literal:
+        empty = e.value is None or (type(e.value) in (list, tuple) and not e.value)
+        return None if empty else False
+    if t is n.ListExpr:
+        return _joined([_cardish(i, r, cards, card_vars) for i in e.items]) if e.items else None
+    if t is n.Var:
+        return (r, e.name) in cards
+    if t is n.GameVar:
+        return e.name in card_vars
+    if t is n.ZoneRef:
+        return True  # a zone key (text): nothing to re-deal, but it reads as cards
+    if t is n.Builtin:
+        return e.name == "this"
+    if t is n.Where:
+        return _cardish(e.source, r, cards, card_vars)
+    if t is n.Call:
+        return e.func in _CARD_PICKS and bool(e.args) and _cardish(e.args[0], r, cards, card_vars) is True
+    if t is n.BinOp and e.op == "+":
+        return _joined([_cardish(e.left, r, cards, card_vars), _cardish(e.right, r, cards, card_vars)])
+    return False
+
+
+def _joined(kinds: list[bool | None]) -> bool | None:
+    if False in kinds:
+        return False
+    return True if True in kinds else None
+
+
+def remap_cards(value: Any, perm: dict[int, int]) -> Any:
+    """``value`` with every card in it replaced by ``perm`` (a card, a collection of cards, nested)."""
+    t = type(value)
+    if t is int:
+        return perm.get(value, value)
+    if t is tuple:
+        return tuple(remap_cards(v, perm) for v in value)
+    if t is list:
+        return [remap_cards(v, perm) for v in value]
+    return value

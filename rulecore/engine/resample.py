@@ -9,17 +9,22 @@ What the player is taken to know (everything else is re-dealt at random):
   a random free place;
 - the shape of the table: every zone's size, which places hold a face-down card or a card of
   another player's sealed part, the marks on every place, counters, variables, round, phase,
-  turn and the rules' pending frames (their local variables are kept as they are: a card they
-  hold keeps its identity wherever it is dealt);
+  turn and the rules' pending frames;
 - the events shown to them (``State.events(player)``); events hidden from them are dropped,
   and card names they were not shown are taken out of the events they were.
 
 The cards not known are shuffled together and dealt over the places not known, zone by zone;
 the deal and the new generator come from a hash of the seed and of the above, so two states the
 player cannot tell apart give the same resample for the same seed.  The result is marked as
-arranged (its history is not a real game's: every action reads ``"?"``), and when the pending
-decision is another player's plain choice it is asked again for the new layout, so its options
-do not name the true hidden cards.
+arranged (its history is not a real game's: every action reads ``"?"``).
+
+Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
+holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
+hold cards is read from the effect text once per game, ``knowledge.card_locals``).  When the
+pending decision is another player's plain choice it is asked again for the new layout, so its
+options do not name the true hidden cards; a deal on which it would not be asked the same way
+is drawn again, and after ``ASK_AGAIN_DEALS`` deals ``resample`` raises ``RuleError`` rather than
+return the question as it was.
 """
 
 from __future__ import annotations
@@ -38,13 +43,14 @@ if TYPE_CHECKING:
     from .state import State
 
 HIDDEN_ACTION = "?"
-ASK_AGAIN_DEALS = 16  # deals tried before a pending question of another player is left as it was
+ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before resample gives up (RuleError)
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
+    knowledge.settle(state)  # (the same state: what is known worked out from the notes)
     bit = 1 << player
-    seen = [bool(knowledge.seers(state, c) & bit) for c in range(len(state.where))]
-    cls = state.classes[player]
+    seen = [bool(m & bit) for m in knowledge.masks(state, range(len(state.where)))]
+    cls = knowledge.resolved(state.classes[player], state.class_links[player])
     loose = state.loose
     zone_keys = sorted(state.zones)
     # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
@@ -59,13 +65,17 @@ def resample(state: "State", player: int, seed: int) -> "State":
             if seen[c]:
                 row.append(c)
                 continue
-            members.setdefault(cls.get(c, 0), []).append(c)
-            if loose.get(c, 0) & bit:
+            label = cls.get(c, 0)
+            same = members.get(label)
+            if same is None:
+                members[label] = [c]
+            else:
+                same.append(c)
+            if loose and loose.get(c, 0) & bit:
                 loose_places.append(i)
-                loose_labels.append(cls.get(c, 0))
+                loose_labels.append(label)
                 row.append(None)
             else:
-                label = cls.get(c, 0)
                 classes.setdefault(label, []).append((key, i))
                 row.append(label)
         # the places of cards known only by zone say nothing: give them their classes in a fixed order
@@ -80,30 +90,41 @@ def resample(state: "State", player: int, seed: int) -> "State":
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
+    zones = state.zones
+    plan = [(classes[label], sorted(members[label])) for label in sorted(classes)]
+    loose_at = [(key, [i for i, c in enumerate(zones[key]) if not seen[c] and loose.get(c, 0) & bit])
+                for key in zone_keys]
+    loose_at = [(key, spots) for key, spots in loose_at if len(spots) > 1]
     for attempt in range(ASK_AGAIN_DEALS):
         deal = Rng(int.from_bytes(hashlib.blake2b(digest + bytes([attempt]), digest_size=8).digest(), "little"))
         new = state.clone()
+        where = new.where
+        rows: dict[str, list[int]] = {}
         slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes
-        for label in sorted(classes):
-            places = classes[label]
-            cards = sorted(members[label])
-            deal.shuffle(cards)
+        for places, members_of in plan:
+            cards = members_of[:]
+            if len(cards) > 1:
+                deal.shuffle(cards)  # (a shuffle of one card draws nothing)
             for (key, i), c in zip(places, cards):
-                slot_of[c] = state.zones[key][i]
-                new._zone_w(key)[i] = c
-                new.where[c] = key
+                old = slot_of[c] = zones[key][i]
+                if c == old:
+                    continue
+                target = rows.get(key)
+                if target is None:
+                    target = rows[key] = new._zone_w(key)
+                target[i] = c
+                where[c] = key
         # cards the player knows but not their place in the zone: shuffled over those places
-        for key in zone_keys:
-            loose_at = [i for i, c in enumerate(state.zones[key]) if not seen[c] and loose.get(c, 0) & bit]
-            if len(loose_at) > 1:
-                row = new._zone_w(key)
-                cards = [row[i] for i in loose_at]
-                deal.shuffle(cards)
-                for i, c in zip(loose_at, cards):
-                    slot_of[c] = state.zones[key][i]
-                    row[i] = c
-        new.classes = [{} for _ in state.classes]
+        for key, spots in loose_at:
+            row = new._zone_w(key)
+            cards = [row[i] for i in spots]
+            deal.shuffle(cards)
+            for i, c in zip(spots, cards):
+                slot_of[c] = zones[key][i]
+                row[i] = c
+        knowledge.reset(new)
         new.classes[player] = dict(cls)
+        new.class_seq = state.class_seq
         new.loose = {c: bit for c, m in loose.items() if m & bit}
         _move_place_marks(state, new, {c: old for c, old in slot_of.items() if c != old})
         new.log = list(log)
@@ -111,6 +132,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
             (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data, env)
             for node, pc, data, env in new.stack
         ]
+        _remap_held(new, {old: c for c, old in slot_of.items() if c != old})
         new.history = [HIDDEN_ACTION] * len(state.history)
         new.seed = seed
         new.rng = Rng(int.from_bytes(digest[8:], "little"))
@@ -118,30 +140,73 @@ def resample(state: "State", player: int, seed: int) -> "State":
         asked = _ask_again(new, player)
         if asked is not None:
             return asked
-    return new
+    # Never the last deal with the question left as it was: its options would name the true hidden cards
+    # (and may name cards no longer where the question expects them).  Another seed deals other worlds.
+    chooser, prompt = state.asking[:2] if state.asking is not None else (None, "")  # (always a question here)
+    raise RuleError(f"resample for {state.player_label(player)}: none of {ASK_AGAIN_DEALS} deals of the cards "
+                    f"hidden from them lets {state.player_label(chooser)}'s pending question ({prompt!r}) be asked "
+                    "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
 def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> None:
     """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on."""
     if not slot_of:
         return
-    for c in slot_of:
-        new.facedown.discard(c)
-        new.sealed_cards.pop(c, None)
-        new.marks.pop(c, None)
+    down, sealed, marked = state.facedown, state.sealed_cards, state.marks
+    if down or sealed or marked:
+        for c in slot_of:
+            new.facedown.discard(c)
+            new.sealed_cards.pop(c, None)
+            new.marks.pop(c, None)
     # the cards dealt are the cards whose places they take, in another order
-    place_loose = {c: new.loose.pop(c) for c in slot_of if c in new.loose}
+    loose = new.loose
+    place_loose = {c: loose.pop(c) for c in slot_of if c in loose} if loose else {}
     for c, old in slot_of.items():
-        if old in place_loose:
-            new.loose[c] = place_loose[old]
-        if old in state.facedown:
+        if place_loose and old in place_loose:
+            loose[c] = place_loose[old]
+        if down and old in down:
             new.facedown.add(c)
-        sealer = state.sealed_cards.get(old)
-        if sealer is not None:
-            new.sealed_cards[c] = sealer
-        marks = state.marks.get(old)
-        if marks:
-            new.marks[c] = marks
+        if sealed:
+            sealer = sealed.get(old)
+            if sealer is not None:
+                new.sealed_cards[c] = sealer
+        if marked:
+            marks = marked.get(old)
+            if marks:
+                new.marks[c] = marks
+
+
+def _remap_held(new: "State", perm: dict[int, int]) -> None:
+    """The cards the rules hold (pending frames' variables and loop items, cards offered by a pending
+    choice, game variables) follow the deal: each becomes the card dealt at its place."""
+    if not perm:
+        return
+    rules = new.rules
+    remap = knowledge.remap_cards
+    for name in rules.card_vars:
+        if name in new.vars:
+            new.vars[name] = remap(new.vars[name], perm)
+    done: set[int] = set()  # envs are shared by the frames of one call (clone copied them already)
+    stack = new.stack
+    for i, (node, pc, data, env) in enumerate(stack):
+        names = rules.card_locals.get(id(node), ())
+        if id(env) not in done:
+            done.add(id(env))
+            for name in names:
+                if name in env:
+                    env[name] = remap(env[name], perm)
+        if data is None:
+            continue
+        t = type(node)
+        if t is n.ForEach and node.var in names:
+            data = remap(data, perm)
+        elif t is n.Choose and node.kind in ("card", "cards", "set"):
+            data = (remap(data[0], perm), remap(data[1], perm)) + tuple(data[2:])
+        elif t is n.Menu and pc == 1:
+            data = tuple((label, idx, remap(value, perm))
+                         if type(node.items[idx]) is n.DynamicOption and node.items[idx].var in names
+                         else (label, idx, value) for label, idx, value in data)
+        stack[i] = (node, pc, data, env)
 
 
 def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int]]:

@@ -13,7 +13,7 @@ from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk
 from . import interpreter as interp
 from .compiler import Compiler
-from .knowledge import kind_pools, picked_by_kind
+from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
 
 
 class _NoState:
@@ -68,6 +68,8 @@ class Rules:
                 self.zone_owner[name] = None
             self.zone_keys[name] = keys
 
+        self.everyone = (1 << players) - 1  # every seat, as a bitmask
+        self.zone_seers = zone_seers(self.zone_visibility, self.zone_owner, players)  # zone key -> who sees it
         # card instances
         types: list[str] = []
         ctx = interp.Ctx.__new__(interp.Ctx)
@@ -112,6 +114,8 @@ class Rules:
             exprs += [card.include_if] + [a.when for a in card.abilities.values()]
         for root in roots:
             self.kind_pools.update(kind_pools(root, walk))
+        # statement -> its effect's variables that hold cards; game variables that do (re-dealt by resample)
+        self.card_locals, self.card_vars = card_locals(cardset, walk)
         # the expressions statements evaluate: compiled to Python source, one module per game
         expr_roots: list[Any] = [e for e in exprs if e is not None]
         for root in roots + exprs:

@@ -79,8 +79,11 @@ class State:
     sealing: int | None  # inside 'simultaneously': whose sealed part is running
     sealed_cards: dict[int, int]  # card moved in a sealed part -> whose part: hidden from the others until unsealed
     classes: list[dict[int, int]]  # seat -> card -> which cards it cannot tell apart (see engine/knowledge.py)
+    class_links: list[dict[int, int]]  # seat -> class -> the class it was merged into (followed by knowledge.class_of)
+    owned_classes: int  # seats (bitmask) whose classes and links this state alone holds (the others: copy on write)
     class_seq: int  # the last class number given out
-    loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone
+    loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone (shared with clones)
+    notes: Any  # what moves and looks let each player tell, not yet worked into the above: knowledge.settle
     record_events: bool
     ctx: Ctx  # reusable evaluation context (not saved)
 
@@ -366,8 +369,7 @@ class State:
                 raise IllegalActionError(f"no player {seat!r} to mark")
             self.player_marks[seat] = tuple(words)
         self.arranged = True
-        self.classes = [{} for _ in range(rules.players)]  # a new layout: nobody has followed a card into it
-        self.loose.clear()
+        knowledge.reset(self)  # a new layout: nobody has followed a card into it
         self.emit("arrange", "The table is arranged for a scenario")
         if self.asking is not None and self.stack:
             node, pc, data, env = self.stack[-1]
@@ -428,9 +430,13 @@ class State:
         new.player_marks = self.player_marks[:]
         new.sealing = self.sealing
         new.sealed_cards = dict(self.sealed_cards)
-        new.classes = [dict(c) for c in self.classes]
+        # classes are shared, copied on write (knowledge.writable): neither state owns any now
+        new.classes = self.classes[:]
+        new.class_links = self.class_links[:]
+        new.owned_classes = self.owned_classes = 0
         new.class_seq = self.class_seq
-        new.loose = dict(self.loose)
+        new.loose = self.loose  # replaced, never changed, once shared (knowledge.settle)
+        new.notes = self.notes  # tuples: never changed
         return new
 
     def resample(self, player: int, seed: int) -> "State":
@@ -448,6 +454,7 @@ class State:
     def to_json(self) -> str:
         """The whole state as JSON text; ``game.load_state`` reads it back exactly."""
         rules = self.rules
+        knowledge.settle(self)
         env_ids: dict[int, int] = {}
         envs: list[dict] = []
         frames = []
@@ -497,7 +504,8 @@ class State:
             "player_marks": self.player_marks,
             "sealing": self.sealing,
             "sealed_cards": {str(c): p for c, p in self.sealed_cards.items()},
-            "classes": [{str(c): k for c, k in cls.items()} for cls in self.classes],
+            "classes": [{str(c): k for c, k in knowledge.resolved(cls, links).items()}
+                        for cls, links in zip(self.classes, self.class_links)],
             "class_seq": self.class_seq,
             "loose": {str(c): m for c, m in self.loose.items()},
         }
@@ -543,7 +551,7 @@ class State:
         events = self.record_events
         # seen face up by everyone as it left (only the event log needs it)
         was_up = {c for c in cards if c in self.faceup} if events and self.faceup else frozenset()
-        before = [knowledge.seers(self, c) for c in cards]
+        before = knowledge.masks(self, cards)
         sources: dict[str, list[int]] = {}
         # how the cards lie: nothing to do when no card lies face up or down and none is turned
         lie = face is not None or self.faceup or self.facedown
@@ -1119,9 +1127,12 @@ def _from_dict(game: "Game", data: Any) -> State:
                      f"a list of {players} objects, one per player", players)
     s.classes = [r.per_card(cls, _at("classes", i), "an object of card ids and class numbers", r.number)
                  for i, cls in enumerate(classes)]
+    s.class_links = [{} for _ in s.classes]
+    s.owned_classes = rules.everyone
     s.class_seq = r.number(r.field("class_seq", 0, optional=True), "class_seq")
     s.loose = r.per_card(r.field("loose", {}, optional=True), "loose", "an object of card ids and players (bits)",
                          r.number)
+    s.notes = None
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")
