@@ -904,7 +904,7 @@ def _shown(value: Any) -> str:
 
 
 def _quoted(value: Any) -> str:
-    """A name from a save as messages quote names ('witching-hour'); anything else as JSON."""
+    """A name from a save as messages quote names ('my-game'); anything else as JSON."""
     return f"'{_printable(value)}'" if type(value) is str and "'" not in value else _shown(value)
 
 
