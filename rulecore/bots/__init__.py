@@ -245,8 +245,8 @@ class GreedyBot(_MemoryBot):
         self._kept: list[GameState] = []  # worlds after the bot's last action, to check at its next decision
         self._since: list[str] = []  # lone actions the bot answered since then
         self._at = -1  # the length of the history that keeps the worlds good for the next decision
-        self.kept = 0  # worlds used again (counters for benchmarks)
-        self.dealt = 0  # worlds resampled
+        # work done, for benchmarks: decisions judged, worlds used again, worlds resampled, look-ahead applies
+        self.judged = self.kept = self.dealt = self.applies = 0
 
     def evaluate(self, state: GameState, me: int) -> float:
         """Value of ``state`` for seat ``me`` (higher is better)."""
@@ -291,6 +291,8 @@ class GreedyBot(_MemoryBot):
             self._kept = []
             return untried[0]
         worlds = self._worlds(state, me)
+        self.judged += 1
+        self.applies += len(worlds) * len(untried)
         values: list[float] = []
         children: list[list[GameState]] = []
         for action in untried:
@@ -335,8 +337,8 @@ class ISMCTSBot(_MemoryBot):
 
     name = "ismcts"
 
-    def __init__(self, seed: int, iterations: int = 200, c: float = 0.7, depth: int = 4, worlds: int = 0,
-                 width: int = 0) -> None:
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
+                 width: int = 8) -> None:
         if iterations < 1 or worlds < 0:
             raise rulecore.RulecoreError(
                 f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")

@@ -187,7 +187,7 @@ def _playout(world: Searchable, depth: int, width: int, rng: random.Random,
         elif not width:
             world.apply(rng.choice(actions))
         else:
-            world = _greedy_step(world, actions if len(actions) <= width else rng.sample(actions, width), rng)
+            world = _greedy_step(world, actions if len(actions) <= width else rng.sample(actions, width), rng, players)
     if world.is_terminal():
         return [float(v) for v in world.returns()], None
     return None, _margins([float(world.heuristic(p)) for p in range(players)])
@@ -204,8 +204,9 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random) -> Any:
-    """The world after the action of ``actions`` best for its chooser one action ahead."""
+def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random, players: int) -> Any:
+    """The world after the action of ``actions`` best for its chooser one action ahead (a won
+    game, else the best lead over its best rival, see ``_margins``)."""
     who: int = world.current_player  # type: ignore[assignment]
     best: list[Any] = []
     top = -math.inf
@@ -215,7 +216,10 @@ def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random) 
             child.apply(a)
         except RuleError:
             continue
-        value = (2.0 * child.returns()[who] - 1.0) * 1e12 if child.is_terminal() else child.heuristic(who)
+        if child.is_terminal():
+            value = (2.0 * child.returns()[who] - 1.0) * 1e12
+        else:
+            value = _margins([child.heuristic(p) for p in range(players)])[who]
         if value > top:
             top, best = value, [child]
         elif value == top:
