@@ -15,7 +15,8 @@ No bot repeats an action that led back to the same decision without change: each
 remembers, per decision it met (its own view of the table, the question included), the
 actions it took there.  Meeting that exact view again means those actions changed nothing
 it can see (a "Not now" back to the same menu, two cards taking each other back), so it
-picks among the others, and repeats one only when every action has been tried.
+picks among the others, and repeats one only when every action has been tried.  Views are
+only built when a cheap key (legal actions, zone sizes) matches a remembered decision.
 
 May import: rulecore's public API (and so engine, cardset, lang, errors); never simulate or cli.
 """
@@ -327,11 +328,12 @@ def _length(state: GameState) -> int:
 class ISMCTSBot(_MemoryBot):
     """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
 
-    ``iterations`` worlds are dealt with ``state.resample(me, seed)``, one per
-    iteration, and searched with one shared tree (see :mod:`rulecore.bots.ismcts`):
-    UCB with exploration constant ``c``, random playouts of at most ``depth``
-    decisions below the tree (cut-off playouts are valued by the cardset's
-    heuristic, so a cardset without one wants a large ``depth``).
+    ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (0: a new one every
+    iteration) and ``iterations`` iterations search them in turn with one shared tree (see
+    :mod:`rulecore.bots.ismcts`): UCB with exploration constant ``c``, playouts of at most
+    ``depth`` decisions below the tree, each taking the best of ``width`` actions one ply
+    ahead for its chooser (0: at random), cut-offs valued by each seat's heuristic lead over
+    its best rival (so a cardset without a heuristic wants a long random playout).
     Its choice depends only on what its seat may know and its seed.
     """
 
@@ -469,7 +471,7 @@ def make_bot(name: str, seed: int) -> Bot:
     """Build the bot called ``name`` with ``seed``.
 
     ``name`` is "random", "greedy", "ismcts" or "oracle", optionally with settings
-    (``"ismcts:iterations=200,c=0.7"``, ``"oracle:playouts=2,depth=30"``), or
+    (``"ismcts:iterations=200,c=0.2"``, ``"oracle:playouts=2,depth=30"``), or
     ``"module:attr"``: a class or function importable from the Python path, called
     with the seed, that returns an object with ``choose(state) -> action``.
     """
