@@ -7,13 +7,14 @@ from the root: the path of actions taken since.  At each node the actions legal 
 considered; an action never tried there is tried first, else the one with the best UCB value,
 where each action's exploration term counts the iterations in which it was available (not the
 node's visits), since which actions are legal differs from world to world.  Below the tree the
-world is played out at random for at most ``depth`` decisions (0: judged at once).  A finished
-game is worth ``returns()``; a cut-off one is worth each seat's ``heuristic``.  Every node adds
-up, for each action, the value for the seat that chose it, as two sums: finished games' returns
-and cut-offs' raw heuristics; a mean is read with the cut-offs scaled to ``[0.1, 0.9]`` by the
-lowest and highest heuristic of that seat met so far in this search, so that every cut-off is
-scaled alike whenever it was met (and a won game outweighs any guess).  The most tried action
-at the root is chosen.
+world is played out for at most ``depth`` decisions (0: judged at once), each taking the best
+of ``width`` of its actions one ply ahead for its chooser (0: one at random).  A finished game
+is worth ``returns()``; a cut-off one is worth each seat's lead (``_margins``: its heuristic
+plus its margin over the best other seat's).  Every node adds up, for each action, the value
+for the seat that chose it, as two sums: finished games' returns and cut-offs' raw leads; a
+mean is read with the cut-offs scaled to ``[0.1, 0.9]`` by the lowest and highest lead of that
+seat met so far in this search, so that every cut-off is scaled alike whenever it was met (and
+a won game outweighs any guess).  The most tried action at the root is chosen.
 
 See Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 """
