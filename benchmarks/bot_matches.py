@@ -53,7 +53,6 @@ def play(cardset: str, players: int, lineup: list[str], games: int, seed: int,
     orders = orderings(lineup)
     share = [games // len(orders) + (k < games % len(orders)) for k in range(len(orders))]
     wins = {bot: 0 for bot in lineup}
-    seats = {bot: 0 for bot in lineup}  # games each bot played (in all its seats)
     table = played = unfinished = 0
     start = time.perf_counter()
     first = seed
@@ -66,8 +65,6 @@ def play(cardset: str, players: int, lineup: list[str], games: int, seed: int,
         played += count
         unfinished += result.unfinished
         for record in result.records:
-            for bot in set(order):
-                seats[bot] += 1
             won = {order[w] for w in record.winners}
             for bot in won:
                 wins[bot] += 1
