@@ -105,14 +105,17 @@ def _legal(state: GameState) -> list[str]:
 
 class _Memory:
     """The actions a bot took at the decisions it met lately: per decision, a cheap key (the seat,
-    the legal actions and the size of every zone: all in the seat's view) and a clone of the state, whose view is only worked out when a later decision
-    has the same key; and what the bot took there.
+    the legal actions and the size of every zone: all in the seat's view), the seat's view then
+    or, on a table of many zones, a clone of the state whose view is only worked out when a later
+    decision has the same key; and what the bot took there.
 
     A cycle without change is short, so the last ``RECENT`` decisions are enough.  The views are
-    compared only on a key match, which is rare outside a cycle, so most decisions cost a key
-    and a copy-on-write clone instead of a view."""
+    compared only on a key match, which is rare outside a cycle."""
 
     RECENT = 64
+    #: With fewer zones than this a view is cheaper to take at once than a clone (which also
+    #: makes the real state copy its zone lists on its next writes); speed only, same answers.
+    FEW_ZONES = 16
 
     def __init__(self) -> None:
         self.recent: list[_Met] = []
@@ -130,13 +133,16 @@ class _Memory:
             if view is None:
                 view = state.view(me)
             if met.view is None:
+                assert met.state is not None  # kept whenever the view was not
                 met.view = met.state.view(me)
             if met.view == view:
                 del recent[i]
                 recent.append(met)
                 fresh = [a for a in actions if a not in met.taken]
                 return fresh or actions, met.taken
-        met = _Met(key, state.clone(), view)
+        if view is None and len(key[2]) < self.FEW_ZONES:  # type: ignore[arg-type]
+            view = state.view(me)
+        met = _Met(key, state.clone() if view is None else None, view)
         recent.append(met)
         if len(recent) > self.RECENT:
             del recent[0]
@@ -144,11 +150,12 @@ class _Memory:
 
 
 class _Met:
-    """One decision a bot met: its key, the state then (its view once worked out), the actions taken."""
+    """One decision a bot met: its key, its view then or a clone of the state to work it out from, the
+    actions taken."""
 
     __slots__ = ("key", "state", "view", "taken")
 
-    def __init__(self, key: tuple[object, ...], state: GameState, view: Mapping[str, object] | None) -> None:
+    def __init__(self, key: tuple[object, ...], state: GameState | None, view: Mapping[str, object] | None) -> None:
         self.key = key
         self.state = state
         self.view = view
