@@ -14,7 +14,9 @@ It prints, from one process (rulecore imported from this checkout):
   granularity (an engine attack is three prompts), so compare games/s.
 - **games/s** of random Witty Witches (master and apprentice modes, 4 players) and of
   Approaching Dawn (2 players, default scene) with random bots and with greedy bots
-  (``rulecore.bots.make_bot("greedy", seed)`` in every seat).
+  (``rulecore.bots.make_bot("greedy", seed)`` in every seat, then with ``greedy:samples=1``),
+  with the greedy bot's work per decision it judged: resamples, worlds kept from its
+  previous decision, look-ahead applies.
 - **per-call costs** in microseconds of ``State.apply``, ``clone``, ``to_json`` and
   ``Game.load_state``, on mid-game states (half-way through random games) of each game:
   the median over the sampled states of the mean of ``--calls`` calls on each (``apply``:
@@ -50,6 +52,7 @@ MAX_DECISIONS = 5_000  # per game; a guard against a runaway game, not a rule
 def play_games(game: Any, games: int, seed: int, bot: str) -> dict[str, Any]:
     """``games`` games with ``bot`` in every seat; seconds, decisions and unfinished games."""
     decisions = unfinished = 0
+    work = {"judged": 0, "kept": 0, "dealt": 0, "applies": 0}
     t0 = time.perf_counter()
     for i in range(games):
         s = seed + i
@@ -62,9 +65,13 @@ def play_games(game: Any, games: int, seed: int, bot: str) -> dict[str, Any]:
             bots = [make_bot(bot, 1000 * s + seat) for seat in range(game.players)]
             while not state.is_terminal() and len(state.history) < MAX_DECISIONS:
                 state.apply(bots[state.current_player].choose(state))
+            for b in bots:  # the greedy bot's work counters
+                for name in work:
+                    work[name] += getattr(b, name, 0)
         decisions += len(state.history)
         unfinished += not state.is_terminal()
-    return {"games": games, "seconds": time.perf_counter() - t0, "decisions": decisions, "unfinished": unfinished}
+    return {"games": games, "seconds": time.perf_counter() - t0, "decisions": decisions, "unfinished": unfinished,
+            "work": work}
 
 
 def mid_game_states(game: Any, count: int, seed: int) -> list[Any]:
@@ -152,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Witty Witches apprentice, random", "witty-witches", 4, {"mode": "apprentice"}, "random", n(250)),
         ("Approaching Dawn, random", "approaching-dawn", 2, {}, "random", n(250)),
         ("Approaching Dawn, greedy", "approaching-dawn", 2, {}, "greedy", n(50)),
+        ("Approaching Dawn, greedy:samples=1", "approaching-dawn", 2, {}, "greedy:samples=1", n(50)),
     ]
     print(f"{'game (players)':<38} {'games':>6} {'games/s':>11} {'decisions/s':>12} {'dec/game':>9} {'unfinished':>10}")
     out["games"] = {}
@@ -163,6 +171,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['unfinished']:>10}")
         out["games"][label] = {"cardset": name, "players": players, "options": options, "bot": bot,
                                "games": games, "games_per_s": g, "decisions_per_s": d}
+        judged = r["work"]["judged"]
+        if judged:
+            per = {k: v / judged for k, v in r["work"].items() if k != "judged"}
+            print(f"{'':<38} per judged decision ({judged / games:.1f} a game): {per['dealt']:.2f} resamples, "
+                  f"{per['kept']:.2f} worlds kept, {per['applies']:.2f} look-ahead applies")
+            out["games"][label]["per_judged_decision"] = per
     print()
 
     # --- per-call costs on mid-game states

@@ -324,3 +324,48 @@ def test_api_docs_list_every_bot_with_its_signature():
     for name in bots.BOT_NAMES:
         assert f'`"{name}"`' in section, name
     assert "make_bot(name, seed)" in section and "playouts" in section and "depth" in section
+
+
+
+def _kept_world_case(game: rulecore.Game, seed: int) -> tuple[GreedyBot, GreedyBot, rulecore.State] | None:
+    """Two greedy bots with one seed that chose alike at one decision, and the true state at their
+    seat's next decision with a choice when only that seat acted in between (None if not met)."""
+    rng = random.Random(seed)
+    state = random_play(game, seed, 5)
+    while not state.is_terminal():
+        me = state.current_player
+        if len(state.legal_actions()) > 1:
+            pair = (GreedyBot(seed), GreedyBot(seed))
+            truth = state.clone()
+            action = pair[0].choose(truth)
+            assert pair[1].choose(truth.clone()) == action
+            truth.apply(action)
+            while not truth.is_terminal() and truth.current_player == me and len(truth.legal_actions()) == 1:
+                for bot in pair:
+                    bot.choose(truth)
+                truth.apply(truth.legal_actions()[0])
+            if not truth.is_terminal() and truth.current_player == me:
+                return pair[0], pair[1], truth
+        state.apply(rng.choice(state.legal_actions()))
+    return None
+
+
+@pytest.mark.parametrize("name,players,options", FAIR_GAMES)
+def test_greedy_keeps_worlds_only_while_its_seat_cannot_tell_them_apart(name, players, options) -> None:
+    """At its next decision (only its own actions in between) greedy, which may keep the worlds it
+    dealt, chooses alike on the true state and on a resample of it, and keeps some worlds."""
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    kept = cases = 0
+    for seed in range(4):
+        case = _kept_world_case(game, seed)
+        if case is None:
+            continue
+        first, second, truth = case
+        me = truth.current_player
+        other = truth.resample(me, seed + 7)
+        assert other.view(me) == truth.view(me)
+        assert first.choose(truth) == second.choose(other)
+        assert first.kept == second.kept
+        kept += first.kept
+        cases += 1
+    assert cases and kept, (cases, kept)

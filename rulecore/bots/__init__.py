@@ -15,7 +15,8 @@ No bot repeats an action that led back to the same decision without change: each
 remembers, per decision it met (its own view of the table, the question included), the
 actions it took there.  Meeting that exact view again means those actions changed nothing
 it can see (a "Not now" back to the same menu, two cards taking each other back), so it
-picks among the others, and repeats one only when every action has been tried.
+picks among the others, and repeats one only when every action has been tried.  Views are
+only built when a cheap key (legal actions, zone sizes) matches a remembered decision.
 
 May import: rulecore's public API (and so engine, cardset, lang, errors); never simulate or cli.
 """
@@ -66,6 +67,12 @@ class GameState(Protocol):
     def heuristic(self, player: int) -> float: ...
 
     def view(self, player: int) -> Mapping[str, object]: ...
+
+    def events(self, player: int) -> Sequence[Mapping[str, object]]: ...
+
+    @property
+    def history(self) -> Sequence[str]: ...
+
     def resample(self, player: int, seed: int) -> GameState: ...
 
 
@@ -97,35 +104,70 @@ def _legal(state: GameState) -> list[str]:
 
 
 class _Memory:
-    """The actions a bot took at the decisions it met lately: per decision, the seat, the legal
-    actions and the bot's view of the table (the question included), and what it took there.
+    """The actions a bot took at the decisions it met lately: per decision, a cheap key (the seat,
+    the legal actions and the size of every zone: all in the seat's view), the seat's view then
+    or, on a table of many zones, a clone of the state whose view is only worked out when a later
+    decision has the same key; and what the bot took there.
 
-    A cycle without change is short, so the last ``RECENT`` decisions are enough; comparing the
-    actions first keeps the views out of most comparisons."""
+    A cycle without change is short, so the last ``RECENT`` decisions are enough.  The views are
+    compared only on a key match, which is rare outside a cycle."""
 
     RECENT = 64
+    #: With fewer zones than this a view is cheaper to take at once than a clone (which also
+    #: makes the real state copy its zone lists on its next writes); speed only, same answers.
+    FEW_ZONES = 16
 
     def __init__(self) -> None:
-        self.recent: list[tuple[tuple[int, tuple[str, ...]], Mapping[str, object], set[str]]] = []
+        self.recent: list[_Met] = []
 
-    def untried(self, state: GameState, me: int, actions: list[str]) -> tuple[list[str], set[str]]:
+    def untried(self, state: GameState, me: int, actions: list[str],
+                view: Mapping[str, object] | None = None) -> tuple[list[str], set[str]]:
         """The actions not yet taken at this decision (all of them when every one has been),
-        and the set to record the choice in."""
-        sig = (me, tuple(actions))
-        view = state.view(me)
+        and the set to record the choice in.  ``view``: ``state.view(me)`` if the caller has it."""
+        key = _key(state, me, actions)
         recent = self.recent
         for i in range(len(recent) - 1, -1, -1):
-            seen_sig, seen_view, taken = recent[i]
-            if seen_sig == sig and seen_view == view:
+            met = recent[i]
+            if met.key != key:
+                continue
+            if view is None:
+                view = state.view(me)
+            if met.view is None:
+                assert met.state is not None  # kept whenever the view was not
+                met.view = met.state.view(me)
+            if met.view == view:
                 del recent[i]
-                recent.append((sig, view, taken))
-                fresh = [a for a in actions if a not in taken]
-                return fresh or actions, taken
-        taken = set()
-        recent.append((sig, view, taken))
+                recent.append(met)
+                fresh = [a for a in actions if a not in met.taken]
+                return fresh or actions, met.taken
+        if view is None and len(key[2]) < self.FEW_ZONES:  # type: ignore[arg-type]
+            view = state.view(me)
+        met = _Met(key, state.clone() if view is None else None, view)
+        recent.append(met)
         if len(recent) > self.RECENT:
             del recent[0]
-        return actions, taken
+        return actions, met.taken
+
+
+class _Met:
+    """One decision a bot met: its key, its view then or a clone of the state to work it out from, the
+    actions taken."""
+
+    __slots__ = ("key", "state", "view", "taken")
+
+    def __init__(self, key: tuple[object, ...], state: GameState | None, view: Mapping[str, object] | None) -> None:
+        self.key = key
+        self.state = state
+        self.view = view
+        self.taken: set[str] = set()
+
+
+def _key(state: GameState, me: int, actions: list[str]) -> tuple[object, ...]:
+    """What a decision looks like at a glance, from the seat's view only (its legal actions and,
+    for a rulecore state, the size of every zone): two decisions with different keys have
+    different views."""
+    zones = getattr(state, "zones", None)
+    return (me, tuple(actions), tuple(map(len, zones.values())) if isinstance(zones, Mapping) else ())
 
 
 def _best(
@@ -149,6 +191,7 @@ class _MemoryBot:
         me = _deciding_seat(state)
         actions = _legal(state)
         if len(actions) == 1:
+            self._lone(state, actions[0])
             return actions[0]
         untried, taken = self.memory.untried(state, me, actions)
         action = self._pick(state, me, untried, actions)
@@ -157,6 +200,9 @@ class _MemoryBot:
 
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         raise NotImplementedError
+
+    def _lone(self, state: GameState, action: str) -> None:
+        """Told of a decision with one legal action (``action``), answered without ``_pick``."""
 
 
 class RandomBot(_MemoryBot):
@@ -187,17 +233,28 @@ class GreedyBot(_MemoryBot):
     negative rather than zero so that ending the game in defeat never looks
     better than a slightly bad ongoing position. An action is worth its mean
     over the worlds; equal values are broken by the bot's own random generator.
+
+    Worlds are kept from one decision to the next while only the bot's own
+    actions were taken in between: each world in which it took the same actions
+    (its lookahead already did the first) and that shows its seat the same view
+    and events as the real state is still a world the seat cannot tell apart, and
+    is used again instead of a new resample (``kept``, ``dealt`` count both).
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int, samples: int = 4) -> None:
+    def __init__(self, seed: int, samples: int = 2) -> None:
         if samples < 1:
             raise rulecore.RulecoreError(f"greedy samples must be >= 1, got {samples}")
         self.seed = seed
         self.samples = samples
         self.rng = random.Random(seed)
         self.memory = _Memory()
+        self._kept: list[GameState] = []  # worlds after the bot's last action, to check at its next decision
+        self._since: list[str] = []  # lone actions the bot answered since then
+        self._at = -1  # the length of the history that keeps the worlds good for the next decision
+        # work done, for benchmarks: decisions judged, worlds used again, worlds resampled, look-ahead applies
+        self.judged = self.kept = self.dealt = self.applies = 0
 
     def evaluate(self, state: GameState, me: int) -> float:
         """Value of ``state`` for seat ``me`` (higher is better)."""
@@ -205,13 +262,50 @@ class GreedyBot(_MemoryBot):
             return (2.0 * float(state.returns()[me]) - 1.0) * TERMINAL_SCALE
         return float(state.heuristic(me))
 
+    def _lone(self, state: GameState, action: str) -> None:
+        if self._kept and _length(state) == self._at:
+            self._since.append(action)
+            self._at += 1
+        else:
+            self._kept = []
+
+    def _worlds(self, state: GameState, me: int) -> list[GameState]:
+        """The kept worlds the seat still cannot tell from ``state``, then new ones up to ``samples``."""
+        worlds: list[GameState] = []
+        if self._kept and _length(state) == self._at:
+            key = _key(state, me, state.legal_actions())
+            view: Mapping[str, object] | None = None
+            events: Sequence[Mapping[str, object]] = ()
+            for world in self._kept:
+                try:
+                    for action in self._since:
+                        world.apply(action)
+                except rulecore.RulecoreError:
+                    continue
+                if world.current_player != me or _key(world, me, world.legal_actions()) != key:
+                    continue
+                if view is None:
+                    view, events = state.view(me), state.events(me)
+                if world.view(me) == view and world.events(me) == events:
+                    worlds.append(world)
+        self._kept, self._since = [], []
+        self.kept += len(worlds)
+        self.dealt += self.samples - len(worlds)
+        worlds.extend(state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples - len(worlds)))
+        return worlds
+
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         if len(untried) == 1:
+            self._kept = []
             return untried[0]
-        worlds = [state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples)]
+        worlds = self._worlds(state, me)
+        self.judged += 1
+        self.applies += len(worlds) * len(untried)
         values: list[float] = []
+        children: list[list[GameState]] = []
         for action in untried:
             total = 0.0
+            after: list[GameState] = []
             for world in worlds:
                 child = world.clone()
                 try:
@@ -220,35 +314,51 @@ class GreedyBot(_MemoryBot):
                     total -= TERMINAL_SCALE  # a world where the rules cannot carry it out
                     continue
                 total += self.evaluate(child, me)
+                if not child.is_terminal():
+                    after.append(child)
             values.append(total / len(worlds))
-        return _best(untried, values, self.rng)
+            children.append(after)
+        best = _best(untried, values, self.rng)
+        self._kept = children[untried.index(best)]
+        self._at = _length(state) + 1
+        return best
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed}, samples={self.samples})"
 
 
+def _length(state: GameState) -> int:
+    """How many actions the game has had (each seat sees that many decisions being taken)."""
+    return len(state.history)
+
+
 class ISMCTSBot(_MemoryBot):
     """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
 
-    ``iterations`` worlds are dealt with ``state.resample(me, seed)``, one per
-    iteration, and searched with one shared tree (see :mod:`rulecore.bots.ismcts`):
-    UCB with exploration constant ``c``, random playouts of at most ``depth``
-    decisions below the tree (cut-off playouts are valued by the cardset's
-    heuristic, so a cardset without one wants a large ``depth``).
+    ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (0: a new one every
+    iteration) and ``iterations`` iterations search them in turn with one shared tree (see
+    :mod:`rulecore.bots.ismcts`): UCB with exploration constant ``c``, playouts of at most
+    ``depth`` decisions below the tree, each taking the best of ``width`` actions one ply
+    ahead for its chooser (0: at random), cut-offs valued by each seat's heuristic lead over
+    its best rival (so a cardset without a heuristic wants a long random playout).
     Its choice depends only on what its seat may know and its seed.
     """
 
     name = "ismcts"
 
-    def __init__(self, seed: int, iterations: int = 200, c: float = 0.7, depth: int = 4) -> None:
-        if iterations < 1:
-            raise rulecore.RulecoreError(f"ismcts iterations must be >= 1, got {iterations}")
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
+                 width: int = 8) -> None:
+        if iterations < 1 or worlds < 0:
+            raise rulecore.RulecoreError(
+                f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
         if depth < 0 or not c >= 0:
             raise rulecore.RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
         self.seed = seed
         self.iterations = iterations
         self.c = c
         self.depth = depth
+        self.worlds = worlds
+        self.width = width
         self.rng = random.Random(seed)
         self.memory = _Memory()
 
@@ -256,10 +366,12 @@ class ISMCTSBot(_MemoryBot):
         if len(untried) == 1:
             return untried[0]
         allowed = untried if len(untried) < len(actions) else None
-        return _ismcts.search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng, allowed)
+        return _ismcts.search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng,
+                              allowed, self.worlds, self.width)
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth})"
+        return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
+                f"worlds={self.worlds})")
 
 
 class OracleBot(_MemoryBot):
@@ -353,7 +465,7 @@ _FACTORIES: Mapping[str, Callable[..., Bot]] = MappingProxyType(
 _SETTINGS: Mapping[str, Mapping[str, type]] = MappingProxyType(
     {
         "greedy": {"samples": int},
-        "ismcts": {"iterations": int, "c": float, "depth": int},
+        "ismcts": {"iterations": int, "c": float, "depth": int, "worlds": int, "width": int},
         "oracle": {"playouts": int, "depth": int},
     }
 )
@@ -366,7 +478,7 @@ def make_bot(name: str, seed: int) -> Bot:
     """Build the bot called ``name`` with ``seed``.
 
     ``name`` is "random", "greedy", "ismcts" or "oracle", optionally with settings
-    (``"ismcts:iterations=200,c=0.7"``, ``"oracle:playouts=2,depth=30"``), or
+    (``"ismcts:iterations=200,c=0.2"``, ``"oracle:playouts=2,depth=30"``), or
     ``"module:attr"``: a class or function importable from the Python path, called
     with the seed, that returns an object with ``choose(state) -> action``.
     """

@@ -1,15 +1,20 @@
 """Information-set Monte Carlo tree search over resampled states (single-observer IS-MCTS).
 
-Each iteration deals a new world with ``state.resample(me, seed)`` (the seat's knowledge only:
-never the true state), then walks one tree shared by all iterations.  A node is the seat's
-view of the play so far from the root: the path of actions taken since.  At each node the
-actions legal in this world are considered; an action never tried there is tried first, else
-the one with the best UCB value, where each action's exploration term counts the iterations in
-which it was available (not the node's visits), since which actions are legal differs from world
-to world.  Below the tree the world is played out at random, for at most ``depth`` decisions.
-A finished game is worth ``returns()``; a cut-off one is worth each seat's ``heuristic``,
-scaled to ``[0.1, 0.9]`` over the cut-offs seen in this search.  Every node adds up, for each
-action, the value for the seat that chose it.  The most tried action at the root is chosen.
+Before searching, ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (the seat's
+knowledge only: never the true state); each iteration plays on a clone of the next of them, in
+turn, and walks one tree shared by all iterations.  A node is the seat's view of the play so far
+from the root: the path of actions taken since.  At each node the actions legal in this world are
+considered; an action never tried there is tried first, else the one with the best UCB value,
+where each action's exploration term counts the iterations in which it was available (not the
+node's visits), since which actions are legal differs from world to world.  Below the tree the
+world is played out for at most ``depth`` decisions (0: judged at once), each taking the best
+of ``width`` of its actions one ply ahead for its chooser (0: one at random).  A finished game
+is worth ``returns()``; a cut-off one is worth each seat's lead (``_margins``: its heuristic
+plus its margin over the best other seat's).  Every node adds up, for each action, the value
+for the seat that chose it, as two sums: finished games' returns and cut-offs' raw leads; a
+mean is read with the cut-offs scaled to ``[0.1, 0.9]`` by the lowest and highest lead of that
+seat met so far in this search, so that every cut-off is scaled alike whenever it was met (and
+a won game outweighs any guess).  The most tried action at the root is chosen.
 
 See Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 """
@@ -44,87 +49,123 @@ class Searchable(Protocol):
     def heuristic(self, player: int) -> float: ...
 
 
-class _Node:
-    __slots__ = ("visits", "value", "available", "children")
+class _Stats:
+    """One action at one node: how often it was legal and tried, and what it was worth to its chooser."""
 
-    def __init__(self) -> None:
-        self.visits: dict[str, int] = {}  # action -> times chosen here
-        self.value: dict[str, float] = {}  # action -> summed value for the seat that chose it
-        self.available: dict[str, int] = {}  # action -> iterations in which it was legal here
-        self.children: dict[str, _Node] = {}
+    __slots__ = ("available", "visits", "ended", "cut", "heuristic", "who", "child")
+
+    def __init__(self, who: int) -> None:
+        self.available = 0  # iterations in which it was legal here
+        self.visits = 0  # times chosen here
+        self.ended = 0.0  # summed returns of the finished games it led to
+        self.cut = 0  # playouts it led to that were cut off
+        self.heuristic = 0.0  # summed raw heuristics of those
+        self.who = who  # the seat choosing here
+        self.child: _Node | None = None
+
+
+_Node = dict  # action -> _Stats
 
 
 class _Scale:
-    """Min-max scaling of cut-off heuristics, per seat, over one search."""
+    """The lowest and highest heuristic met per seat in one search, to scale cut-offs by."""
 
     def __init__(self, players: int) -> None:
         self.low = [math.inf] * players
         self.high = [-math.inf] * players
 
-    def values(self, heuristics: Sequence[float]) -> list[float]:
-        out = []
+    def meet(self, heuristics: Sequence[float]) -> None:
+        low, high = self.low, self.high
         for p, h in enumerate(heuristics):
-            self.low[p] = min(self.low[p], h)
-            self.high[p] = max(self.high[p], h)
-            span = self.high[p] - self.low[p]
-            out.append(0.5 if span <= 0 or not math.isfinite(span) else 0.1 + 0.8 * (h - self.low[p]) / span)
-        return out
+            if h < low[p]:
+                low[p] = h
+            if h > high[p]:
+                high[p] = h
+
+    def mean(self, s: _Stats) -> float:
+        """The mean value of ``s`` for its chooser."""
+        value = s.ended
+        if s.cut:
+            span = self.high[s.who] - self.low[s.who]
+            if span <= 0 or not math.isfinite(span):
+                value += 0.5 * s.cut
+            else:
+                value += 0.1 * s.cut + 0.8 * (s.heuristic - s.cut * self.low[s.who]) / span
+        return value / s.visits
 
 
 def search(state: Searchable, me: int, players: int, iterations: int, c: float, depth: int,
-           rng: random.Random, allowed: Sequence[str] | None = None) -> str:
+           rng: random.Random, allowed: Sequence[str] | None = None, worlds: int = 0, width: int = 0) -> str:
     """The action IS-MCTS picks for seat ``me`` (who must be deciding in ``state``), among
-    ``allowed`` when given (the bot's untried actions at a decision it met before)."""
+    ``allowed`` when given (the bot's untried actions at a decision it met before), over
+    ``worlds`` resampled worlds (0: a new one every iteration)."""
     keep = set(allowed) if allowed is not None else None
-    root = _Node()
+    root: _Node = {}
     scale = _Scale(players)
-    for _ in range(iterations):
-        world = state.resample(me, rng.getrandbits(63))
-        path: list[tuple[_Node, str, int]] = []  # (node, action, who chose it)
+    dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
+    for i in range(iterations):
+        world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
+        path: list[_Stats] = []
         node = root
+        ended: Sequence[float] | None = None
+        cut: list[float] | None = None
         try:
-            expanded = False
             while not world.is_terminal():
                 actions = world.legal_actions()
                 if keep is not None and node is root:
                     actions = [a for a in actions if a in keep] or actions
-                who = world.current_player
+                who: int = world.current_player  # type: ignore[assignment]
+                fresh: list[_Stats] = []
                 for a in actions:
-                    node.available[a] = node.available.get(a, 0) + 1
-                untried = [a for a in actions if a not in node.visits]
-                if untried:
-                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                    expanded = True
+                    s = node.get(a)
+                    if s is None:
+                        s = node[a] = _Stats(who)
+                    s.available += 1
+                    if not s.visits:
+                        fresh.append(s)
+                if fresh:
+                    chosen = fresh[0] if len(fresh) == 1 else rng.choice(fresh)
+                    action = next(a for a in actions if node[a] is chosen)
                 else:
-                    action = _ucb(node, actions, c, rng)
-                path.append((node, action, who))  # type: ignore[arg-type]
+                    action = _ucb(node, actions, c, scale, rng)
+                    chosen = node[action]
+                path.append(chosen)
                 world.apply(action)
-                if expanded:
+                if fresh:
                     break
-                node = node.children.setdefault(action, _Node())
-            values = _playout(world, depth, rng, scale, players)
+                if chosen.child is None:
+                    chosen.child = {}
+                node = chosen.child
+            ended, cut = _playout(world, depth, width, rng, players)
         except RuleError:
-            values = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
-        for n, action, who in path:
-            n.visits[action] = n.visits.get(action, 0) + 1
-            n.value[action] = n.value.get(action, 0.0) + values[who]
-            if n is path[-1][0] and action not in n.children:
-                n.children[action] = _Node()
+            ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
+        if cut is not None:
+            scale.meet(cut)
+        for s in path:
+            s.visits += 1
+            if ended is not None:
+                s.ended += ended[s.who]
+            else:
+                s.cut += 1
+                s.heuristic += cut[s.who]  # type: ignore[index]
     actions = list(allowed) if allowed is not None else state.legal_actions()
-    most = max(root.visits.get(a, 0) for a in actions)
-    best = [a for a in actions if root.visits.get(a, 0) == most]
+    tried = [a for a in actions if a in root and root[a].visits]
+    if not tried:
+        return actions[0] if len(actions) == 1 else rng.choice(actions)
+    most = max(root[a].visits for a in tried)
+    best = [a for a in tried if root[a].visits == most]
     if len(best) > 1:  # equal visits: the better mean, then the generator
-        top = max(root.value.get(a, 0.0) / max(root.visits.get(a, 0), 1) for a in best)
-        best = [a for a in best if root.value.get(a, 0.0) / max(root.visits.get(a, 0), 1) >= top - 1e-12]
+        top = max(scale.mean(root[a]) for a in best)
+        best = [a for a in best if scale.mean(root[a]) >= top - 1e-12]
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _ucb(node: _Node, actions: Sequence[str], c: float, rng: random.Random) -> str:
+def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: random.Random) -> str:
     best: list[str] = []
     top = -math.inf
     for a in actions:
-        n = node.visits[a]
-        score = node.value[a] / n + c * math.sqrt(math.log(max(node.available[a], 1)) / n)
+        s = node[a]
+        score = scale.mean(s) + c * math.sqrt(math.log(max(s.available, 1)) / s.visits)
         if score > top + 1e-12:
             top, best = score, [a]
         elif score >= top - 1e-12:
@@ -132,12 +173,58 @@ def _ucb(node: _Node, actions: Sequence[str], c: float, rng: random.Random) -> s
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: Searchable, depth: int, rng: random.Random, scale: _Scale, players: int) -> list[float]:
+def _playout(world: Searchable, depth: int, width: int, rng: random.Random,
+             players: int) -> tuple[Sequence[float] | None, list[float] | None]:
+    """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
+    every seat's heuristic).  Each decision takes, among ``width`` of its actions drawn at
+    random (all when there are no more), the one best for its chooser one action ahead (a won
+    game, else the highest heuristic); ``width`` 0: an action drawn at random."""
     for _ in range(depth):
         if world.is_terminal():
             break
         actions = world.legal_actions()
-        world.apply(actions[0] if len(actions) == 1 else rng.choice(actions))
+        if len(actions) == 1:
+            world.apply(actions[0])
+        elif not width:
+            world.apply(rng.choice(actions))
+        else:
+            world = _greedy_step(world, actions if len(actions) <= width else rng.sample(actions, width), rng, players)
     if world.is_terminal():
-        return [float(v) for v in world.returns()]
-    return scale.values([float(world.heuristic(p)) for p in range(players)])
+        return [float(v) for v in world.returns()], None
+    return None, _margins([float(world.heuristic(p)) for p in range(players)])
+
+
+def _margins(heuristics: list[float]) -> list[float]:
+    """Each seat's heuristic plus its lead over the best of the others (``2h - max(others)``):
+    to win, a seat must beat the strongest rival, not the sum of them; where every seat has the
+    same heuristic (a cooperative game) this is the heuristic itself."""
+    if len(heuristics) < 2:
+        return heuristics
+    order = sorted(range(len(heuristics)), key=heuristics.__getitem__)
+    top, second = heuristics[order[-1]], heuristics[order[-2]]
+    return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
+
+
+def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random, players: int) -> Any:
+    """The world after the action of ``actions`` best for its chooser one action ahead (a won
+    game, else the best lead over its best rival, see ``_margins``)."""
+    who: int = world.current_player  # type: ignore[assignment]
+    best: list[Any] = []
+    top = -math.inf
+    for a in actions:
+        child = world.clone()
+        try:
+            child.apply(a)
+        except RuleError:
+            continue
+        if child.is_terminal():
+            value = (2.0 * child.returns()[who] - 1.0) * 1e12
+        else:
+            value = _margins([child.heuristic(p) for p in range(players)])[who]
+        if value > top:
+            top, best = value, [child]
+        elif value == top:
+            best.append(child)
+    if not best:
+        raise RuleError("no action the rules can carry out in this world")
+    return best[0] if len(best) == 1 else rng.choice(best)
