@@ -13,9 +13,14 @@ What the player is taken to know (everything else is re-dealt at random):
 - the events shown to them (``State.events(player)``); events hidden from them are dropped,
   and card names they were not shown are taken out of the events they were.
 
-The cards not known are shuffled together and dealt over the places not known, zone by zone;
-the deal and the new generator come from a hash of the seed and of the above, so two states the
-player cannot tell apart give the same resample for the same seed.  The result is marked as
+The cards not known are shuffled together and dealt over the places not known, zone by zone
+(each class sorted by random keys, all drawn in one call; a class of one card is left in place);
+the deal and the new generator come from a hash of the seed and of part of the above (the layout
+the player knows: the cards they see where they see them and the classes of the others, plus the
+round, phase, turn and how many events they were shown), so two states the player cannot tell
+apart give the same resample for the same seed.  Neither the full view nor the events are hashed:
+what is hashed is only there to tell different situations apart, and any part of what the player
+knows keeps the promise.  The result is marked as
 arranged (its history is not a real game's: every action reads ``"?"``).
 
 Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
@@ -30,8 +35,8 @@ return the question as it was.
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import TYPE_CHECKING, Any
+import struct
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import interpreter as interp
 from . import knowledge
@@ -47,24 +52,24 @@ ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
-    knowledge.settle(state)  # (the same state: what is known worked out from the notes)
+    knowledge.settle(state)  # (the same state: what is known worked out from the notes; once per state)
     bit = 1 << player
-    seen = [bool(m & bit) for m in knowledge.masks(state, range(len(state.where)))]
     cls = knowledge.resolved(state.classes[player], state.class_links[player])
     loose = state.loose
-    zone_keys = sorted(state.zones)
+    zones = state.zones
+    zone_keys = sorted(zones)
     # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
     classes: dict[int, list[tuple[str, int]]] = {}  # class -> its unseen places, in zone order
     members: dict[int, list[int]] = {}  # class -> its unseen cards
-    layout = []
-    for key in zone_keys:
-        row: list[Any] = []
-        loose_places: list[int] = []
+    loose_at: list[tuple[str, list[int]]] = []  # zones with places of cards known only by zone
+    layout: list[Any] = []
+    for key, row, spots in _layout(state, player, zone_keys):
+        if spots is None:
+            layout.append(row)  # every card of the zone seen
+            continue
+        labels: list[Any] = []
         loose_labels: list[int] = []
-        for i, c in enumerate(state.zones[key]):
-            if seen[c]:
-                row.append(c)
-                continue
+        for i, c in spots:
             label = cls.get(c, 0)
             same = members.get(label)
             if same is None:
@@ -72,43 +77,50 @@ def resample(state: "State", player: int, seed: int) -> "State":
             else:
                 same.append(c)
             if loose and loose.get(c, 0) & bit:
-                loose_places.append(i)
                 loose_labels.append(label)
-                row.append(None)
+                labels.append(None)
             else:
+                labels.append(label)
+                place = classes.get(label)
+                if place is None:
+                    classes[label] = [(key, i)]
+                else:
+                    place.append((key, i))
+        if loose_labels:
+            # the places of cards known only by zone say nothing: give them their classes in a fixed order
+            loose_labels.sort()
+            places = [i for (i, _), label in zip(spots, labels) if label is None]
+            for i, label in zip(places, loose_labels):
                 classes.setdefault(label, []).append((key, i))
-                row.append(label)
-        # the places of cards known only by zone say nothing: give them their classes in a fixed order
-        loose_labels.sort()
-        for i, label in zip(loose_places, loose_labels):
-            classes.setdefault(label, []).append((key, i))
-        layout.append([key, row, loose_labels])
-    payload = json.dumps([seed, player, state.view(player), state.events(player), layout],
-                         sort_keys=True, default=repr)
-    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
+            if len(places) > 1:
+                loose_at.append((key, places))
+        layout.append((row, labels, loose_labels))
     log, index = _filtered_log(state, player)
+    # The deal and the new generator come from a digest of the seed and of what the player knows of the
+    # layout (the cards they see where they see them, the classes of the others) and of the table: the same
+    # for every state they cannot tell apart, and cheap (the full view and events need not be hashed).
+    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), zone_keys, layout))
+    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
-    zones = state.zones
     plan = [(classes[label], sorted(members[label])) for label in sorted(classes)]
-    loose_at = [(key, [i for i, c in enumerate(zones[key]) if not seen[c] and loose.get(c, 0) & bit])
-                for key in zone_keys]
-    loose_at = [(key, spots) for key, spots in loose_at if len(spots) > 1]
+    plan = [(places, cards) for places, cards in plan if len(cards) > 1 or zones[places[0][0]][places[0][1]] != cards[0]]
+    draws = sum(len(cards) for _, cards in plan if len(cards) > 1) + sum(len(spots) for _, spots in loose_at)
     for attempt in range(ASK_AGAIN_DEALS):
-        deal = Rng(int.from_bytes(hashlib.blake2b(digest + bytes([attempt]), digest_size=8).digest(), "little"))
+        # one random 64-bit key per card to deal, all from one call; each class is its cards sorted by key
+        keys = iter(struct.unpack(f"<{draws}Q", hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws)))
         new = state.clone()
         where = new.where
         rows: dict[str, list[int]] = {}
-        slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes
+        slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes (when another)
         for places, members_of in plan:
-            cards = members_of[:]
-            if len(cards) > 1:
-                deal.shuffle(cards)  # (a shuffle of one card draws nothing)
+            cards = members_of if len(members_of) == 1 else _shuffled(members_of, keys)
             for (key, i), c in zip(places, cards):
-                old = slot_of[c] = zones[key][i]
+                old = zones[key][i]
                 if c == old:
                     continue
+                slot_of[c] = old
                 target = rows.get(key)
                 if target is None:
                     target = rows[key] = new._zone_w(key)
@@ -117,22 +129,27 @@ def resample(state: "State", player: int, seed: int) -> "State":
         # cards the player knows but not their place in the zone: shuffled over those places
         for key, spots in loose_at:
             row = new._zone_w(key)
-            cards = [row[i] for i in spots]
-            deal.shuffle(cards)
-            for i, c in zip(spots, cards):
-                slot_of[c] = zones[key][i]
+            for i, c in zip(spots, _shuffled([row[i] for i in spots], keys)):
+                old = zones[key][i]
+                if c != old:
+                    slot_of[c] = old
+                else:
+                    slot_of.pop(c, None)  # (back at its own place after the class deal moved it)
                 row[i] = c
         knowledge.reset(new)
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
         new.loose = {c: bit for c, m in loose.items() if m & bit}
-        _move_place_marks(state, new, {c: old for c, old in slot_of.items() if c != old})
-        new.log = list(log)
-        new.stack = [
-            (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data, env)
-            for node, pc, data, env in new.stack
-        ]
-        _remap_held(new, {old: c for c, old in slot_of.items() if c != old})
+        perm = {old: c for c, old in slot_of.items()}
+        _move_place_marks(state, new, perm)
+        new.log = log[:]
+        if index is not None:
+            new.stack = [
+                (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data,
+                 env)
+                for node, pc, data, env in new.stack
+            ]
+        _remap_held(new, perm)
         new.history = [HIDDEN_ACTION] * len(state.history)
         new.seed = seed
         new.rng = Rng(int.from_bytes(digest[8:], "little"))
@@ -148,32 +165,55 @@ def resample(state: "State", player: int, seed: int) -> "State":
                     "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
-def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> None:
-    """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on."""
-    if not slot_of:
+def _shuffled(cards: list[int], keys: Iterator[int]) -> list[int]:
+    """``cards`` in a random order: each takes the next key, and they are sorted by it (ties by card)."""
+    return [c for _, c in sorted(zip(keys, cards))]
+
+
+def _layout(state: "State", player: int, zone_keys: list[str]) -> Iterator[tuple[str, list[Any], Any]]:
+    """Per zone: its key, its places as ``player`` sees them (a card seen, else None) and the places
+    (index, card) of the cards they do not see (None when they see every card of the zone)."""
+    bit = 1 << player
+    zone_seers = state.rules.zone_seers
+    faceup, facedown, revealed, sealed = state.faceup, state.facedown, state.revealed, state.sealed_cards
+    for key in zone_keys:
+        cards = state.zones[key]
+        shown = key in revealed or zone_seers[key] & bit
+        if shown and not facedown and not sealed:
+            yield key, list(cards), None
+        elif not shown and not faceup:
+            yield key, [None] * len(cards), list(enumerate(cards))
+        else:
+            row: list[Any] = []
+            spots = []
+            for i, c in enumerate(cards):
+                if c in faceup or (shown and c not in facedown and sealed.get(c, player) == player):
+                    row.append(c)
+                else:
+                    row.append(None)
+                    spots.append((i, c))
+            yield key, row, spots or None
+
+
+def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> None:
+    """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on.
+
+    ``perm``: the card that lay at a place -> the card dealt there (the cards dealt are the cards whose
+    places they take, in another order)."""
+    if not perm:
         return
-    down, sealed, marked = state.facedown, state.sealed_cards, state.marks
-    if down or sealed or marked:
-        for c in slot_of:
-            new.facedown.discard(c)
-            new.sealed_cards.pop(c, None)
-            new.marks.pop(c, None)
-    # the cards dealt are the cards whose places they take, in another order
-    loose = new.loose
-    place_loose = {c: loose.pop(c) for c in slot_of if c in loose} if loose else {}
-    for c, old in slot_of.items():
-        if place_loose and old in place_loose:
-            loose[c] = place_loose[old]
-        if down and old in down:
-            new.facedown.add(c)
-        if sealed:
-            sealer = sealed.get(old)
-            if sealer is not None:
-                new.sealed_cards[c] = sealer
-        if marked:
-            marks = marked.get(old)
-            if marks:
-                new.marks[c] = marks
+    hit = state.facedown & perm.keys()
+    if hit:
+        down = new.facedown
+        down -= hit
+        down.update([perm[c] for c in hit])
+    for old_marks, new_marks in ((state.sealed_cards, new.sealed_cards), (state.marks, new.marks), (new.loose, new.loose)):
+        hit = old_marks.keys() & perm.keys()
+        if hit:
+            moved = [(perm[c], old_marks[c]) for c in hit]
+            for c in hit:
+                del new_marks[c]
+            new_marks.update(moved)
 
 
 def _remap_held(new: "State", perm: dict[int, int]) -> None:
@@ -209,25 +249,40 @@ def _remap_held(new: "State", perm: dict[int, int]) -> None:
         stack[i] = (node, pc, data, env)
 
 
-def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int]]:
-    """The events ``player`` may see, without card names they were not shown; old index -> new index."""
+def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The events ``player`` may see, without card names they were not shown; old index -> new index
+    (None when no pending frame keeps an index into the log)."""
     log: list[dict[str, Any]] = []
-    index: list[int] = []
+    keep = log.append
+    if any(type(node) is n.Simultaneously and data is not None for node, _, data, _ in state.stack):
+        index: list[int] | None = []
+        for event in state.log:
+            index.append(len(log))  # type: ignore[union-attr]
+            event = _shown(event, player)
+            if event is not None:
+                keep(event)
+        index.append(len(log))  # type: ignore[union-attr]
+        return log, index
     for event in state.log:
-        index.append(len(log))
-        to = event.get("to")
-        if to is not None and player not in to:
-            continue
-        sealed = event.get("sealed")
-        if sealed is not None and sealed != player:
-            continue
-        if "cards" in event:
-            seen = event.get("seen")
-            if seen is not None and player not in seen:
-                event = {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
-        log.append(event)
-    index.append(len(log))
-    return log, index
+        event = _shown(event, player)
+        if event is not None:
+            keep(event)
+    return log, None
+
+
+def _shown(event: dict[str, Any], player: int) -> dict[str, Any] | None:
+    """``event`` as ``player`` may see it: None when hidden from them, without the card names they were not shown."""
+    to = event.get("to")
+    if to is not None and player not in to:
+        return None
+    sealed = event.get("sealed")
+    if sealed is not None and sealed != player:
+        return None
+    if "cards" in event:
+        seen = event.get("seen")
+        if seen is not None and player not in seen:
+            return {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
+    return event
 
 
 def _ask_again(new: "State", player: int) -> "State | None":
