@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from . import interpreter as interp
 from . import knowledge
@@ -58,89 +58,76 @@ def resample(state: "State", player: int, seed: int) -> "State":
     loose = state.loose
     zones = state.zones
     zone_keys = sorted(zones)
-    # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
-    classes: dict[int, list[tuple[str, int]]] = {}  # class -> its unseen places, in zone order
-    members: dict[int, list[int]] = {}  # class -> its unseen cards
-    loose_at: list[tuple[str, list[int]]] = []  # zones with places of cards known only by zone
-    layout: list[Any] = []
-    for key, row, spots in _layout(state, player, zone_keys):
-        if spots is None:
-            layout.append(row)  # every card of the zone seen
-            continue
-        labels: list[Any] = []
-        loose_labels: list[int] = []
-        for i, c in spots:
-            label = cls.get(c, 0)
-            same = members.get(label)
-            if same is None:
-                members[label] = [c]
-            else:
-                same.append(c)
-            if loose and loose.get(c, 0) & bit:
-                loose_labels.append(label)
-                labels.append(None)
-            else:
-                labels.append(label)
-                place = classes.get(label)
-                if place is None:
-                    classes[label] = [(key, i)]
-                else:
-                    place.append((key, i))
-        if loose_labels:
-            # the places of cards known only by zone say nothing: give them their classes in a fixed order
-            loose_labels.sort()
-            places = [i for (i, _), label in zip(spots, labels) if label is None]
-            for i, label in zip(places, loose_labels):
-                classes.setdefault(label, []).append((key, i))
-            if len(places) > 1:
-                loose_at.append((key, places))
-        layout.append((row, labels, loose_labels))
+    # What the player knows of the layout: per zone, the cards they see where they see them (the count
+    # alone when they see none); the places they do not see are *slots*, numbered in zone order.
+    rows, hidden, segments = _layout(state, player, zone_keys)
+    # the class each hidden card is in for the player, and the class each slot is dealt from: its own
+    # card's, but the slots of the cards known only by zone ("loose") take those cards' classes in a
+    # fixed order, since where in the zone each of them lies says nothing
+    labels = [cls.get(c, 0) for c in hidden] if cls else [0] * len(hidden)
+    place_labels = labels
+    loose_slots: list[list[int]] = []
+    lost = {c for c, m in loose.items() if m & bit} if loose else None
+    if lost and not lost.isdisjoint(hidden):
+        place_labels = labels[:]
+        for _, start, idx in segments:
+            spots = [s for s in range(start, start + len(idx)) if hidden[s] in lost]
+            if spots:
+                for s, label in zip(spots, sorted([labels[s] for s in spots])):
+                    place_labels[s] = label
+                loose_slots.append(spots)
     log, index = _filtered_log(state, player)
     # The deal and the new generator come from a digest of the seed and of what the player knows of the
-    # layout (the cards they see where they see them, the classes of the others) and of the table: the same
-    # for every state they cannot tell apart, and cheap (the full view and events need not be hashed).
-    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), zone_keys, layout))
+    # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
+    # full view nor the events are hashed: any part of what the player knows keeps that promise).
+    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), zone_keys, rows,
+                    place_labels, loose_slots))
     digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
+    count = len(hidden)
+    draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
+    unpack = struct.Struct(f"<{draws}Q").unpack
+    # the cards as the player can name them: by class, then by card; the slots by class, then in zone order
+    one_class = place_labels is labels and labels.count(labels[0]) == count if count else True
+    named = sorted(hidden) if one_class else sorted(zip(labels, hidden))
+    slots = None if one_class else sorted(range(count), key=place_labels.__getitem__)
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
-    plan = [(classes[label], sorted(members[label])) for label in sorted(classes)]
-    plan = [(places, cards) for places, cards in plan if len(cards) > 1 or zones[places[0][0]][places[0][1]] != cards[0]]
-    draws = sum(len(cards) for _, cards in plan if len(cards) > 1) + sum(len(spots) for _, spots in loose_at)
     for attempt in range(ASK_AGAIN_DEALS):
-        # one random 64-bit key per card to deal, all from one call; each class is its cards sorted by key
-        keys = iter(struct.unpack(f"<{draws}Q", hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws)))
+        # one random 64-bit key per card, all from one call: each class is dealt sorted by its keys
+        keys = unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws))
+        if one_class:
+            dealt = [c for _, c in sorted(zip(keys, named))]
+        else:
+            by_class = [c for _, _, c in sorted([(label, k, c) for (label, c), k in zip(named, keys)])]
+            dealt = [c for _, c in sorted(zip(slots, by_class))]  # type: ignore[arg-type]
+        # cards the player knows but not their place in the zone: shuffled over those places
+        at = count
+        for spots in loose_slots:
+            if len(spots) > 1:
+                for s, c in zip(spots, [c for _, c in sorted(zip(keys[at:], [dealt[s] for s in spots]))]):
+                    dealt[s] = c
+                at += len(spots)
         new = state.clone()
         where = new.where
-        rows: dict[str, list[int]] = {}
-        slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes (when another)
-        for places, members_of in plan:
-            cards = members_of if len(members_of) == 1 else _shuffled(members_of, keys)
-            for (key, i), c in zip(places, cards):
-                old = zones[key][i]
-                if c == old:
-                    continue
-                slot_of[c] = old
-                target = rows.get(key)
-                if target is None:
-                    target = rows[key] = new._zone_w(key)
-                target[i] = c
-                where[c] = key
-        # cards the player knows but not their place in the zone: shuffled over those places
-        for key, spots in loose_at:
+        for key, start, idx in segments:
+            end = start + len(idx)
+            part = dealt[start:end]
+            if part == hidden[start:end]:
+                continue
             row = new._zone_w(key)
-            for i, c in zip(spots, _shuffled([row[i] for i in spots], keys)):
-                old = zones[key][i]
-                if c != old:
-                    slot_of[c] = old
-                else:
-                    slot_of.pop(c, None)  # (back at its own place after the class deal moved it)
-                row[i] = c
+            if type(idx) is range:
+                row[:] = part
+            else:
+                for i, c in zip(idx, part):
+                    row[i] = c
+            for c in part:
+                where[c] = key
+        perm = {old: c for old, c in zip(hidden, dealt) if old != c}  # the card at a place -> the card dealt there
         knowledge.reset(new)
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
-        new.loose = {c: bit for c, m in loose.items() if m & bit}
-        perm = {old: c for c, old in slot_of.items()}
+        new.loose = {c: bit for c in lost} if lost else {}
         _move_place_marks(state, new, perm)
         new.log = log[:]
         if index is not None:
@@ -165,34 +152,40 @@ def resample(state: "State", player: int, seed: int) -> "State":
                     "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
-def _shuffled(cards: list[int], keys: Iterator[int]) -> list[int]:
-    """``cards`` in a random order: each takes the next key, and they are sorted by it (ties by card)."""
-    return [c for _, c in sorted(zip(keys, cards))]
-
-
-def _layout(state: "State", player: int, zone_keys: list[str]) -> Iterator[tuple[str, list[Any], Any]]:
-    """Per zone: its key, its places as ``player`` sees them (a card seen, else None) and the places
-    (index, card) of the cards they do not see (None when they see every card of the zone)."""
+def _layout(state: "State", player: int, zone_keys: list[str]) -> tuple[list[Any], list[int], list[Any]]:
+    """What ``player`` sees of each zone (its cards, with None for each card hidden from them; the count
+    alone for a zone they see nothing of), the cards hidden from them in zone order, and per zone with
+    such cards (key, first slot, the cards' places in the zone: a range for the whole zone)."""
     bit = 1 << player
     zone_seers = state.rules.zone_seers
     faceup, facedown, revealed, sealed = state.faceup, state.facedown, state.revealed, state.sealed_cards
+    rows: list[Any] = []
+    hidden: list[int] = []
+    segments: list[Any] = []
     for key in zone_keys:
         cards = state.zones[key]
-        shown = key in revealed or zone_seers[key] & bit
-        if shown and not facedown and not sealed:
-            yield key, list(cards), None
-        elif not shown and not faceup:
-            yield key, [None] * len(cards), list(enumerate(cards))
+        if not cards:
+            rows.append(0)
+            continue
+        if key in revealed or zone_seers[key] & bit:
+            if (not facedown or facedown.isdisjoint(cards)) and (not sealed or sealed.keys().isdisjoint(cards)):
+                rows.append(cards)  # every card of it seen
+                continue
+            row = [c if c in faceup or (c not in facedown and sealed.get(c, player) == player) else None
+                   for c in cards]
+        elif not faceup or faceup.isdisjoint(cards):
+            rows.append(len(cards))  # none of it seen
+            segments.append((key, len(hidden), range(len(cards))))
+            hidden += cards
+            continue
         else:
-            row: list[Any] = []
-            spots = []
-            for i, c in enumerate(cards):
-                if c in faceup or (shown and c not in facedown and sealed.get(c, player) == player):
-                    row.append(c)
-                else:
-                    row.append(None)
-                    spots.append((i, c))
-            yield key, row, spots or None
+            row = [c if c in faceup else None for c in cards]
+        rows.append(row)
+        idx = [i for i, c in enumerate(row) if c is None]
+        if idx:
+            segments.append((key, len(hidden), idx))
+            hidden += [cards[i] for i in idx]
+    return rows, hidden, segments
 
 
 def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> None:
