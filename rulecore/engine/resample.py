@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from bisect import bisect_left
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import interpreter as interp
@@ -70,9 +72,11 @@ def resample(state: "State", player: int, seed: int) -> "State":
     lost = {c for c, m in loose.items() if m & bit} if loose else None
     if lost and not lost.isdisjoint(hidden):
         place_labels = labels[:]
-        for _, start, idx in segments:
-            spots = [s for s in range(start, start + len(idx)) if hidden[s] in lost]
-            if spots:
+        lost_slots = [s for s, c in enumerate(hidden) if c in lost]
+        for _, start, idx in segments:  # the lost slots of each zone
+            a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
+            if a < b:
+                spots = lost_slots[a:b]
                 for s, label in zip(spots, sorted([labels[s] for s in spots])):
                     place_labels[s] = label
                 loose_slots.append(spots)
@@ -86,21 +90,28 @@ def resample(state: "State", player: int, seed: int) -> "State":
     count = len(hidden)
     draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
     unpack = struct.Struct(f"<{draws}Q").unpack
-    # the cards as the player can name them: by class, then by card; the slots by class, then in zone order
-    one_class = place_labels is labels and labels.count(labels[0]) == count if count else True
-    named = sorted(hidden) if one_class else sorted(zip(labels, hidden))
-    slots = None if one_class else sorted(range(count), key=place_labels.__getitem__)
+    # the cards as the player can name them, by class then by card; the runs of a class of several cards
+    # (a class of one card is dealt as it is); where each slot's card lies in that order (slots by class,
+    # then in zone order)
+    one_class = place_labels is labels and (not count or labels.count(labels[0]) == count)
+    named = sorted(hidden) if one_class else [c for _, c in sorted(zip(labels, hidden))]
+    runs = [(0, count)] if one_class else _runs(labels)
+    if one_class:
+        order = None
+    else:  # (the inverse of a permutation is the order that sorts it)
+        slots = sorted(range(count), key=place_labels.__getitem__)
+        order = sorted(range(count), key=slots.__getitem__)
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
     for attempt in range(ASK_AGAIN_DEALS):
         # one random 64-bit key per card, all from one call: each class is dealt sorted by its keys
         keys = unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws))
-        if one_class:
-            dealt = [c for _, c in sorted(zip(keys, named))]
-        else:
-            by_class = [c for _, _, c in sorted([(label, k, c) for (label, c), k in zip(named, keys)])]
-            dealt = [c for _, c in sorted(zip(slots, by_class))]  # type: ignore[arg-type]
+        dealt = named[:]
+        for a, b in runs:
+            dealt[a:b] = [c for _, c in sorted(zip(keys[a:b], named[a:b]))]
+        if order is not None:
+            dealt = [dealt[i] for i in order]
         # cards the player knows but not their place in the zone: shuffled over those places
         at = count
         for spots in loose_slots:
@@ -127,7 +138,8 @@ def resample(state: "State", player: int, seed: int) -> "State":
         knowledge.reset(new)
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
-        new.loose = {c: bit for c in lost} if lost else {}
+        # (the places of the cards known only by zone stay so: the cards dealt there are)
+        new.loose = dict.fromkeys([perm.get(c, c) for c in lost], bit) if lost else {}
         _move_place_marks(state, new, perm)
         new.log = log[:]
         if index is not None:
@@ -150,6 +162,17 @@ def resample(state: "State", player: int, seed: int) -> "State":
     raise RuleError(f"resample for {state.player_label(player)}: none of {ASK_AGAIN_DEALS} deals of the cards "
                     f"hidden from them lets {state.player_label(chooser)}'s pending question ({prompt!r}) be asked "
                     "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
+
+
+def _runs(labels: list[int]) -> list[tuple[int, int]]:
+    """The (start, end) of each class of two or more cards in the cards sorted by class."""
+    out = []
+    start = 0
+    for label, size in sorted(Counter(labels).items()):
+        if size > 1:
+            out.append((start, start + size))
+        start += size
+    return out
 
 
 def _layout(state: "State", player: int, zone_keys: list[str]) -> tuple[list[Any], list[int], list[Any]]:
@@ -189,7 +212,7 @@ def _layout(state: "State", player: int, zone_keys: list[str]) -> tuple[list[Any
 
 
 def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> None:
-    """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on.
+    """Face-down, sealed and marked belong to the place: the card dealt there takes them on.
 
     ``perm``: the card that lay at a place -> the card dealt there (the cards dealt are the cards whose
     places they take, in another order)."""
@@ -200,7 +223,7 @@ def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> Non
         down = new.facedown
         down -= hit
         down.update([perm[c] for c in hit])
-    for old_marks, new_marks in ((state.sealed_cards, new.sealed_cards), (state.marks, new.marks), (new.loose, new.loose)):
+    for old_marks, new_marks in ((state.sealed_cards, new.sealed_cards), (state.marks, new.marks)):
         hit = old_marks.keys() & perm.keys()
         if hit:
             moved = [(perm[c], old_marks[c]) for c in hit]
