@@ -84,8 +84,8 @@ def resample(state: "State", player: int, seed: int) -> "State":
     # The deal and the new generator come from a digest of the seed and of what the player knows of the
     # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
     # full view nor the events are hashed: any part of what the player knows keeps that promise).
-    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), zone_keys, rows,
-                    place_labels, loose_slots))
+    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), rows, place_labels,
+                    loose_slots))
     digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
     count = len(hidden)
     draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
@@ -94,30 +94,36 @@ def resample(state: "State", player: int, seed: int) -> "State":
     # (a class of one card is dealt as it is); where each slot's card lies in that order (slots by class,
     # then in zone order)
     one_class = place_labels is labels and (not count or labels.count(labels[0]) == count)
-    named = sorted(hidden) if one_class else [c for _, c in sorted(zip(labels, hidden))]
-    runs = [(0, count)] if one_class else _runs(labels)
+    named = sorted(hidden)
     if one_class:
+        runs = [(0, count)]
         order = None
-    else:  # (the inverse of a permutation is the order that sorts it)
+    else:
+        named_labels = [cls.get(c, 0) for c in named]
+        named = [named[i] for i in sorted(range(count), key=named_labels.__getitem__)]
+        runs = _runs(labels)
+        # (the inverse of a permutation is the order that sorts it)
         slots = sorted(range(count), key=place_labels.__getitem__)
         order = sorted(range(count), key=slots.__getitem__)
+    unmoved = list(range(count))
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
     for attempt in range(ASK_AGAIN_DEALS):
-        # one random 64-bit key per card, all from one call: each class is dealt sorted by its keys
+        # one random 64-bit key per card, all from one call: each class is dealt in the order of its keys
         keys = unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws))
-        dealt = named[:]
+        by_key = keys.__getitem__
+        picks = unmoved[:]
         for a, b in runs:
-            dealt[a:b] = [c for _, c in sorted(zip(keys[a:b], named[a:b]))]
-        if order is not None:
-            dealt = [dealt[i] for i in order]
+            picks[a:b] = sorted(range(a, b), key=by_key)
+        dealt = [named[picks[i]] for i in order] if order is not None else [named[i] for i in picks]
         # cards the player knows but not their place in the zone: shuffled over those places
         at = count
         for spots in loose_slots:
             if len(spots) > 1:
-                for s, c in zip(spots, [c for _, c in sorted(zip(keys[at:], [dealt[s] for s in spots]))]):
-                    dealt[s] = c
+                cards = [dealt[s] for s in spots]
+                for s, i in zip(spots, sorted(range(at, at + len(spots)), key=by_key)):
+                    dealt[s] = cards[i - at]
                 at += len(spots)
         new = state.clone()
         where = new.where
@@ -270,57 +276,57 @@ def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], li
     (None when no pending frame keeps an index into the log)."""
     log: list[dict[str, Any]] = []
     keep = log.append
+    index: list[int] | None = None
     if any(type(node) is n.Simultaneously and data is not None for node, _, data, _ in state.stack):
-        index: list[int] | None = []
-        for event in state.log:
-            index.append(len(log))  # type: ignore[union-attr]
-            event = _shown(event, player)
-            if event is not None:
-                keep(event)
-        index.append(len(log))  # type: ignore[union-attr]
-        return log, index
+        index = []
     for event in state.log:
-        event = _shown(event, player)
-        if event is not None:
-            keep(event)
-    return log, None
-
-
-def _shown(event: dict[str, Any], player: int) -> dict[str, Any] | None:
-    """``event`` as ``player`` may see it: None when hidden from them, without the card names they were not shown."""
-    to = event.get("to")
-    if to is not None and player not in to:
-        return None
-    sealed = event.get("sealed")
-    if sealed is not None and sealed != player:
-        return None
-    if "cards" in event:
-        seen = event.get("seen")
-        if seen is not None and player not in seen:
-            return {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
-    return event
+        if index is not None:
+            index.append(len(log))
+        to = event.get("to")
+        if to is not None and player not in to:
+            continue
+        sealed = event.get("sealed")
+        if sealed is not None and sealed != player:
+            continue
+        if "cards" in event:
+            seen = event.get("seen")
+            if seen is not None and player not in seen:
+                event = {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
+        keep(event)
+    if index is not None:
+        index.append(len(log))
+    return log, index
 
 
 def _ask_again(new: "State", player: int) -> "State | None":
     """Another player's pending plain choice asked again, so its options come from the new deal;
     None when this deal would not ask it the same way."""
-    d = new.decision
-    if d is None or d.player == player or not new.stack:
+    asking = new.asking
+    if asking is None or asking[0] == player or not new.stack:
         return new
     node, pc, data, env = new.stack[-1]
     if not (type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1]))):
         return new
     trial = new.clone()
-    trial.decision = None
+    trial.asking = None
     trial.stack[-1] = (node, 0, None, trial.stack[-1][3])
     try:
         interp.run(trial)
     except RuleError:
         return None
-    if trial.decision is None or trial.decision.player != d.player or len(trial.log) != len(new.log):
+    if trial.asking is None or trial.asking[0] != asking[0] or len(trial.log) != len(new.log):
         return None
     if trial.stack[-1][0] is not node:  # on this deal the question would not have been asked at all
         return None
-    if trial.view(player) != new.view(player):
+    if not _same_table(trial, new) and trial.view(player) != new.view(player):
         return None
     return trial
+
+
+def _same_table(a: "State", b: "State") -> bool:
+    """Is everything ``State.view`` shows of the table the same in both (the pending question aside)?
+    A cheap test first: when it holds, the views of anyone the question is not asked of are equal."""
+    return (a.zones == b.zones and a.facedown == b.facedown and a.faceup == b.faceup and a.revealed == b.revealed
+            and a.sealed_cards == b.sealed_cards and a.marks == b.marks and a.counters == b.counters
+            and a.vars == b.vars and a.player_marks == b.player_marks and a.round == b.round
+            and a.phase == b.phase and a.turn_player == b.turn_player and a.terminal == b.terminal)
