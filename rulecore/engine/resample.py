@@ -35,6 +35,7 @@ return the question as it was.
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 from bisect import bisect_left
 from collections import Counter
@@ -84,8 +85,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
     # The deal and the new generator come from a digest of the seed and of what the player knows of the
     # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
     # full view nor the events are hashed: any part of what the player knows keeps that promise).
-    payload = repr((seed, player, state.round, state.phase, state.turn_player, len(log), rows, place_labels,
-                    loose_slots))
+    payload = repr((seed, player, _table(state, player), len(log), rows, place_labels, loose_slots))
     digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
     count = len(hidden)
     draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
@@ -170,6 +170,24 @@ def resample(state: "State", player: int, seed: int) -> "State":
                     "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
+def _table(state: "State", player: int) -> tuple[Any, ...]:
+    """What ``player`` sees of the table besides the cards (as ``State.view`` shows it, cheaply)."""
+    rules = state.rules
+    counters: list[Any] = []
+    for name, cdef in rules.cardset.counters.items():
+        if cdef.visibility == "everyone":
+            counters.append(state.counters[name])
+        elif cdef.visibility == "owner" and cdef.per_player:
+            counters.append(state.counters[name][player])
+    hidden_vars = rules.cardset.hidden_vars
+    asking = state.asking
+    shown_vars = {k: v for k, v in state.vars.items() if k not in hidden_vars}
+    return (state.round, state.phase, state.turn_player, state.terminal, counters, state.player_marks,
+            json.dumps(shown_vars, sort_keys=True, default=repr) if shown_vars else None,
+            None if asking is None else (asking[0], asking[1], asking[3], asking[4]) if asking[0] == player
+            else asking[0])
+
+
 def _runs(labels: list[int]) -> list[tuple[int, int]]:
     """The (start, end) of each class of two or more cards in the cards sorted by class."""
     out = []
@@ -229,13 +247,18 @@ def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> Non
         down = new.facedown
         down -= hit
         down.update([perm[c] for c in hit])
-    for old_marks, new_marks in ((state.sealed_cards, new.sealed_cards), (state.marks, new.marks)):
-        hit = old_marks.keys() & perm.keys()
-        if hit:
-            moved = [(perm[c], old_marks[c]) for c in hit]
-            for c in hit:
-                del new_marks[c]
-            new_marks.update(moved)
+    _move_entries(state.sealed_cards, new.sealed_cards, perm)
+    _move_entries(state.marks, new.marks, perm)
+
+
+def _move_entries(old: dict[int, Any], new: dict[int, Any], perm: dict[int, int]) -> None:
+    """``new`` (a copy of ``old``) with each entry of a card in ``perm`` moved to the card dealt at its place."""
+    hit = old.keys() & perm.keys()
+    if hit:
+        moved = [(perm[c], old[c]) for c in hit]
+        for c in hit:
+            del new[c]
+        new.update(moved)
 
 
 def _remap_held(new: "State", perm: dict[int, int]) -> None:
