@@ -13,15 +13,19 @@ What the player is taken to know (everything else is re-dealt at random):
 - the events shown to them (``State.events(player)``); events hidden from them are dropped,
   and card names they were not shown are taken out of the events they were.
 
-The cards not known are shuffled together and dealt over the places not known, zone by zone
-(each class sorted by random keys, all drawn in one call; a class of one card is left in place);
-the deal and the new generator come from a hash of the seed and of part of the above (the layout
-the player knows: the cards they see where they see them and the classes of the others, plus the
-round, phase, turn and how many events they were shown), so two states the player cannot tell
-apart give the same resample for the same seed.  Neither the full view nor the events are hashed:
-what is hashed is only there to tell different situations apart, and any part of what the player
-knows keeps the promise.  The result is marked as
-arranged (its history is not a real game's: every action reads ``"?"``).
+The cards not known are dealt over the places not known, class by class: the places the player
+does not see are numbered in zone order (*slots*), the cards of each class are named in card
+order, every card draws a random 64-bit key (all keys from one ``shake_128`` call), and each
+class's cards go to its slots in the order of their keys (a class of one card stays where it
+is); cards known only by zone are then shuffled over their zone's lost places the same way.
+The keys and the new generator come from a hash of the seed and of what the player knows: the
+cards they see where they see them, the classes of the others and the lost places, the rest of
+the table as ``view`` shows it (round, phase, turn, counters, shown variables, marks, their own
+pending question) and how many events they were shown.  Any part of what the player knows would
+keep the promise (two states they cannot tell apart resample alike for one seed); these parts
+are hashed so that one seed deals other worlds in other situations, and neither the whole view
+nor the events need to be built.  The result is marked as arranged (its history is not a real
+game's: every action reads ``"?"``).
 
 Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
 holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
@@ -145,7 +149,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
         # (the places of the cards known only by zone stay so: the cards dealt there are)
-        new.loose = dict.fromkeys([perm.get(c, c) for c in lost], bit) if lost else {}
+        new.loose = dict.fromkeys([perm.get(c, c) for c in sorted(lost)], bit) if lost else {}
         _move_place_marks(state, new, perm)
         new.log = log[:]
         if index is not None:
@@ -253,7 +257,7 @@ def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> Non
 
 def _move_entries(old: dict[int, Any], new: dict[int, Any], perm: dict[int, int]) -> None:
     """``new`` (a copy of ``old``) with each entry of a card in ``perm`` moved to the card dealt at its place."""
-    hit = old.keys() & perm.keys()
+    hit = sorted(old.keys() & perm.keys())
     if hit:
         moved = [(perm[c], old[c]) for c in hit]
         for c in hit:
