@@ -17,10 +17,12 @@ It prints, from one process (rulecore imported from this checkout):
   (``rulecore.bots.make_bot("greedy", seed)`` in every seat, then with ``greedy:samples=1``),
   with the greedy bot's work per decision it judged: resamples, worlds kept from its
   previous decision, look-ahead applies.
-- **per-call costs** in microseconds of ``State.apply``, ``clone``, ``to_json`` and
-  ``Game.load_state``, on mid-game states (half-way through random games) of each game:
-  the median over the sampled states of the mean of ``--calls`` calls on each (``apply``:
-  one random legal action applied to a fresh clone, the clone not timed).
+- **per-call costs** in microseconds of ``State.apply``, ``clone``, ``to_json``,
+  ``Game.load_state`` and ``resample``, on mid-game states (half-way through random games) of
+  each game: the median over the sampled states of the mean of ``--calls`` calls on each
+  (``apply``: one random legal action applied to a fresh clone, the clone not timed;
+  ``resample``: for the player to move, as the bots call it, with seeds 0, 1, ...; the first
+  call on a state, which works out its knowledge notes, not timed).
 
 Game *i* of every row uses seed ``seed + i``.  Timings are informational only: the machine
 may be shared, so run twice and keep the better figure of each row.
@@ -89,7 +91,7 @@ def mid_game_states(game: Any, count: int, seed: int) -> list[Any]:
 
 
 def per_call_us(states: list[Any], game: Any, calls: int) -> dict[str, float]:
-    """Median over ``states`` of the mean cost (us) of one apply / clone / to_json / load_state."""
+    """Median over ``states`` of the mean cost (us) of one apply / clone / to_json / load_state / resample."""
 
     def timed(fn: Callable[[], Any]) -> float:
         t0 = time.perf_counter()
@@ -97,7 +99,7 @@ def per_call_us(states: list[Any], game: Any, calls: int) -> dict[str, float]:
             fn()
         return (time.perf_counter() - t0) / calls * 1e6
 
-    costs: dict[str, list[float]] = {"apply": [], "clone": [], "to_json": [], "load_state": []}
+    costs: dict[str, list[float]] = {"apply": [], "clone": [], "to_json": [], "load_state": [], "resample": []}
     for k, state in enumerate(states):
         rng = random.Random(k)
         actions = [rng.choice(state.legal_actions()) for _ in range(calls)]
@@ -110,6 +112,9 @@ def per_call_us(states: list[Any], game: Any, calls: int) -> dict[str, float]:
         costs["to_json"].append(timed(state.to_json))
         text = state.to_json()
         costs["load_state"].append(timed(lambda: game.load_state(text)))
+        seeds = iter(range(calls))
+        state.resample(state.current_player, -1)  # (works out the knowledge notes once, as to_json did)
+        costs["resample"].append(timed(lambda: state.resample(state.current_player, next(seeds))))
     return {name: statistics.median(v) for name, v in costs.items()}
 
 
@@ -180,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
 
     # --- per-call costs on mid-game states
-    print(f"{'per call, us (mid-game)':<38} {'states':>6} {'apply':>9} {'clone':>9} {'to_json':>9} {'load_state':>10}")
+    print(f"{'per call, us (mid-game)':<38} {'states':>6} {'apply':>9} {'clone':>9} {'to_json':>9} {'load_state':>10} "
+          f"{'resample':>9}")
     out["per_call_us"] = {}
     for label, name, players, options in [
         ("Witching Hour", "witching-hour", 4, {}),
@@ -191,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         states = mid_game_states(game, n(30), seed)
         c = per_call_us(states, game, args.calls)
         print(f"{f'  {label} ({players})':<38} {len(states):>6} {c['apply']:>9.1f} {c['clone']:>9.1f} "
-              f"{c['to_json']:>9.1f} {c['load_state']:>10.1f}")
+              f"{c['to_json']:>9.1f} {c['load_state']:>10.1f} {c['resample']:>9.1f}")
         out["per_call_us"][label] = c
     print()
     print("Timings are informational; on a shared machine run twice and keep the better figure.")

@@ -189,6 +189,29 @@ def test_resample_depends_only_on_what_the_player_knows(table, seed, steps, who,
     assert parsed(state.resample(player, b)) == parsed(state.resample(player, b))
 
 
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5), rs=st.integers(0, 2**32))
+def test_resample_of_a_saved_and_loaded_state_is_the_same(table, seed, steps, who, rs):
+    """The deal comes from what the player knows, not from how the state was built: a state read back
+    from its JSON (its knowledge worked out, its zones rebuilt) resamples exactly like the state."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    loaded = state.game.load_state(state.to_json())
+    assert parsed(loaded.resample(player, rs)) == parsed(state.resample(player, rs))
+
+
+def test_resample_seed_mixes_in_what_the_player_knows():
+    """One seed deals other worlds once the player has seen more: the new generator differs after an action."""
+    game = game_for("witching-hour", 3, "{}")
+    state = game.new_game(4)
+    player = state.current_player
+    after = state.clone()
+    after.apply(after.legal_actions()[0])
+    assert after.view(player) != state.view(player)
+    assert after.resample(player, 7).rng.state != state.resample(player, 7).rng.state
+
+
 def test_resample_deals_hidden_cards_anew_and_keeps_seen_ones():
     """Another player's hand is dealt anew (for some seed), the player's own hand never changes."""
     game = game_for("witching-hour", 3, "{}")

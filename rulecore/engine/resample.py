@@ -13,10 +13,19 @@ What the player is taken to know (everything else is re-dealt at random):
 - the events shown to them (``State.events(player)``); events hidden from them are dropped,
   and card names they were not shown are taken out of the events they were.
 
-The cards not known are shuffled together and dealt over the places not known, zone by zone;
-the deal and the new generator come from a hash of the seed and of the above, so two states the
-player cannot tell apart give the same resample for the same seed.  The result is marked as
-arranged (its history is not a real game's: every action reads ``"?"``).
+The cards not known are dealt over the places not known, class by class: the places the player
+does not see are numbered in zone order (*slots*), the cards of each class are named in card
+order, every card draws a random 64-bit key (all keys from one ``shake_128`` call), and each
+class's cards go to its slots in the order of their keys (a class of one card stays where it
+is); cards known only by zone are then shuffled over their zone's lost places the same way.
+The keys and the new generator come from a hash of the seed and of what the player knows: the
+cards they see where they see them, the classes of the others and the lost places, the rest of
+the table as ``view`` shows it (round, phase, turn, counters, shown variables, marks, their own
+pending question) and how many events they were shown.  Any part of what the player knows would
+keep the promise (two states they cannot tell apart resample alike for one seed); these parts
+are hashed so that one seed deals other worlds in other situations, and neither the whole view
+nor the events need to be built.  The result is marked as arranged (its history is not a real
+game's: every action reads ``"?"``).
 
 Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
 holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
@@ -31,6 +40,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
+from bisect import bisect_left
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import interpreter as interp
@@ -47,92 +59,106 @@ ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
-    knowledge.settle(state)  # (the same state: what is known worked out from the notes)
+    knowledge.settle(state)  # (the same state: what is known worked out from the notes; once per state)
     bit = 1 << player
-    seen = [bool(m & bit) for m in knowledge.masks(state, range(len(state.where)))]
     cls = knowledge.resolved(state.classes[player], state.class_links[player])
     loose = state.loose
-    zone_keys = sorted(state.zones)
-    # what the player knows of the layout: the cards they see, and which unseen cards they can tell apart
-    classes: dict[int, list[tuple[str, int]]] = {}  # class -> its unseen places, in zone order
-    members: dict[int, list[int]] = {}  # class -> its unseen cards
-    layout = []
-    for key in zone_keys:
-        row: list[Any] = []
-        loose_places: list[int] = []
-        loose_labels: list[int] = []
-        for i, c in enumerate(state.zones[key]):
-            if seen[c]:
-                row.append(c)
-                continue
-            label = cls.get(c, 0)
-            same = members.get(label)
-            if same is None:
-                members[label] = [c]
-            else:
-                same.append(c)
-            if loose and loose.get(c, 0) & bit:
-                loose_places.append(i)
-                loose_labels.append(label)
-                row.append(None)
-            else:
-                classes.setdefault(label, []).append((key, i))
-                row.append(label)
-        # the places of cards known only by zone say nothing: give them their classes in a fixed order
-        loose_labels.sort()
-        for i, label in zip(loose_places, loose_labels):
-            classes.setdefault(label, []).append((key, i))
-        layout.append([key, row, loose_labels])
-    payload = json.dumps([seed, player, state.view(player), state.events(player), layout],
-                         sort_keys=True, default=repr)
-    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
+    zones = state.zones
+    zone_keys = sorted(zones)
+    # What the player knows of the layout: per zone, the cards they see where they see them (the count
+    # alone when they see none); the places they do not see are *slots*, numbered in zone order.
+    rows, hidden, segments = _layout(state, player, zone_keys)
+    # the class each hidden card is in for the player, and the class each slot is dealt from: its own
+    # card's, but the slots of the cards known only by zone ("loose") take those cards' classes in a
+    # fixed order, since where in the zone each of them lies says nothing
+    labels = [cls.get(c, 0) for c in hidden] if cls else [0] * len(hidden)
+    place_labels = labels
+    loose_slots: list[list[int]] = []
+    lost = {c for c, m in loose.items() if m & bit} if loose else None
+    if lost and not lost.isdisjoint(hidden):
+        place_labels = labels[:]
+        lost_slots = [s for s, c in enumerate(hidden) if c in lost]
+        for _, start, idx in segments:  # the lost slots of each zone
+            a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
+            if a < b:
+                spots = lost_slots[a:b]
+                for s, label in zip(spots, sorted([labels[s] for s in spots])):
+                    place_labels[s] = label
+                loose_slots.append(spots)
     log, index = _filtered_log(state, player)
+    # The deal and the new generator come from a digest of the seed and of what the player knows of the
+    # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
+    # full view nor the events are hashed: any part of what the player knows keeps that promise).
+    payload = repr((seed, player, _table(state, player), len(log), rows, place_labels, loose_slots))
+    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
+    count = len(hidden)
+    draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
+    unpack = struct.Struct(f"<{draws}Q").unpack
+    # the cards as the player can name them, by class then by card; the runs of a class of several cards
+    # (a class of one card is dealt as it is); where each slot's card lies in that order (slots by class,
+    # then in zone order)
+    one_class = place_labels is labels and (not count or labels.count(labels[0]) == count)
+    named = sorted(hidden)
+    if one_class:
+        runs = [(0, count)]
+        order = None
+    else:
+        named_labels = [cls.get(c, 0) for c in named]
+        named = [named[i] for i in sorted(range(count), key=named_labels.__getitem__)]
+        runs = _runs(labels)
+        # (the inverse of a permutation is the order that sorts it)
+        slots = sorted(range(count), key=place_labels.__getitem__)
+        order = sorted(range(count), key=slots.__getitem__)
+    unmoved = list(range(count))
     # Another player's pending question is asked again on the new deal (so its options name no
     # true hidden card); a deal on which it would not be asked the same way (fewer options, another
     # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
-    zones = state.zones
-    plan = [(classes[label], sorted(members[label])) for label in sorted(classes)]
-    loose_at = [(key, [i for i, c in enumerate(zones[key]) if not seen[c] and loose.get(c, 0) & bit])
-                for key in zone_keys]
-    loose_at = [(key, spots) for key, spots in loose_at if len(spots) > 1]
     for attempt in range(ASK_AGAIN_DEALS):
-        deal = Rng(int.from_bytes(hashlib.blake2b(digest + bytes([attempt]), digest_size=8).digest(), "little"))
+        # one random 64-bit key per card, all from one call: each class is dealt in the order of its keys
+        keys = unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws))
+        by_key = keys.__getitem__
+        picks = unmoved[:]
+        for a, b in runs:
+            picks[a:b] = sorted(range(a, b), key=by_key)
+        dealt = [named[picks[i]] for i in order] if order is not None else [named[i] for i in picks]
+        # cards the player knows but not their place in the zone: shuffled over those places
+        at = count
+        for spots in loose_slots:
+            if len(spots) > 1:
+                cards = [dealt[s] for s in spots]
+                for s, i in zip(spots, sorted(range(at, at + len(spots)), key=by_key)):
+                    dealt[s] = cards[i - at]
+                at += len(spots)
         new = state.clone()
         where = new.where
-        rows: dict[str, list[int]] = {}
-        slot_of: dict[int, int] = {}  # card dealt -> the card whose place it takes
-        for places, members_of in plan:
-            cards = members_of[:]
-            if len(cards) > 1:
-                deal.shuffle(cards)  # (a shuffle of one card draws nothing)
-            for (key, i), c in zip(places, cards):
-                old = slot_of[c] = zones[key][i]
-                if c == old:
-                    continue
-                target = rows.get(key)
-                if target is None:
-                    target = rows[key] = new._zone_w(key)
-                target[i] = c
-                where[c] = key
-        # cards the player knows but not their place in the zone: shuffled over those places
-        for key, spots in loose_at:
+        for key, start, idx in segments:
+            end = start + len(idx)
+            part = dealt[start:end]
+            if part == hidden[start:end]:
+                continue
             row = new._zone_w(key)
-            cards = [row[i] for i in spots]
-            deal.shuffle(cards)
-            for i, c in zip(spots, cards):
-                slot_of[c] = zones[key][i]
-                row[i] = c
+            if type(idx) is range:
+                row[:] = part
+            else:
+                for i, c in zip(idx, part):
+                    row[i] = c
+            for c in part:
+                where[c] = key
+        perm = {old: c for old, c in zip(hidden, dealt) if old != c}  # the card at a place -> the card dealt there
         knowledge.reset(new)
         new.classes[player] = dict(cls)
         new.class_seq = state.class_seq
-        new.loose = {c: bit for c, m in loose.items() if m & bit}
-        _move_place_marks(state, new, {c: old for c, old in slot_of.items() if c != old})
-        new.log = list(log)
-        new.stack = [
-            (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data, env)
-            for node, pc, data, env in new.stack
-        ]
-        _remap_held(new, {old: c for c, old in slot_of.items() if c != old})
+        # (the places of the cards known only by zone stay so: the cards dealt there are)
+        new.loose = dict.fromkeys([perm.get(c, c) for c in sorted(lost)], bit) if lost else {}
+        _move_place_marks(state, new, perm)
+        new.log = log[:]
+        if index is not None:
+            new.stack = [
+                (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data,
+                 env)
+                for node, pc, data, env in new.stack
+            ]
+        _remap_held(new, perm)
         new.history = [HIDDEN_ACTION] * len(state.history)
         new.seed = seed
         new.rng = Rng(int.from_bytes(digest[8:], "little"))
@@ -148,32 +174,95 @@ def resample(state: "State", player: int, seed: int) -> "State":
                     "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
-def _move_place_marks(state: "State", new: "State", slot_of: dict[int, int]) -> None:
-    """Face-down, sealed, marked and not-known-where belong to the place: the card dealt there takes them on."""
-    if not slot_of:
+def _table(state: "State", player: int) -> tuple[Any, ...]:
+    """What ``player`` sees of the table besides the cards (as ``State.view`` shows it, cheaply)."""
+    rules = state.rules
+    counters: list[Any] = []
+    for name, cdef in rules.cardset.counters.items():
+        if cdef.visibility == "everyone":
+            counters.append(state.counters[name])
+        elif cdef.visibility == "owner" and cdef.per_player:
+            counters.append(state.counters[name][player])
+    hidden_vars = rules.cardset.hidden_vars
+    asking = state.asking
+    shown_vars = {k: v for k, v in state.vars.items() if k not in hidden_vars}
+    return (state.round, state.phase, state.turn_player, state.terminal, counters, state.player_marks,
+            json.dumps(shown_vars, sort_keys=True, default=repr) if shown_vars else None,
+            None if asking is None else (asking[0], asking[1], asking[3], asking[4]) if asking[0] == player
+            else asking[0])
+
+
+def _runs(labels: list[int]) -> list[tuple[int, int]]:
+    """The (start, end) of each class of two or more cards in the cards sorted by class."""
+    out = []
+    start = 0
+    for label, size in sorted(Counter(labels).items()):
+        if size > 1:
+            out.append((start, start + size))
+        start += size
+    return out
+
+
+def _layout(state: "State", player: int, zone_keys: list[str]) -> tuple[list[Any], list[int], list[Any]]:
+    """What ``player`` sees of each zone (its cards, with None for each card hidden from them; the count
+    alone for a zone they see nothing of), the cards hidden from them in zone order, and per zone with
+    such cards (key, first slot, the cards' places in the zone: a range for the whole zone)."""
+    bit = 1 << player
+    zone_seers = state.rules.zone_seers
+    faceup, facedown, revealed, sealed = state.faceup, state.facedown, state.revealed, state.sealed_cards
+    rows: list[Any] = []
+    hidden: list[int] = []
+    segments: list[Any] = []
+    for key in zone_keys:
+        cards = state.zones[key]
+        if not cards:
+            rows.append(0)
+            continue
+        if key in revealed or zone_seers[key] & bit:
+            if (not facedown or facedown.isdisjoint(cards)) and (not sealed or sealed.keys().isdisjoint(cards)):
+                rows.append(cards)  # every card of it seen
+                continue
+            row = [c if c in faceup or (c not in facedown and sealed.get(c, player) == player) else None
+                   for c in cards]
+        elif not faceup or faceup.isdisjoint(cards):
+            rows.append(len(cards))  # none of it seen
+            segments.append((key, len(hidden), range(len(cards))))
+            hidden += cards
+            continue
+        else:
+            row = [c if c in faceup else None for c in cards]
+        rows.append(row)
+        idx = [i for i, c in enumerate(row) if c is None]
+        if idx:
+            segments.append((key, len(hidden), idx))
+            hidden += [cards[i] for i in idx]
+    return rows, hidden, segments
+
+
+def _move_place_marks(state: "State", new: "State", perm: dict[int, int]) -> None:
+    """Face-down, sealed and marked belong to the place: the card dealt there takes them on.
+
+    ``perm``: the card that lay at a place -> the card dealt there (the cards dealt are the cards whose
+    places they take, in another order)."""
+    if not perm:
         return
-    down, sealed, marked = state.facedown, state.sealed_cards, state.marks
-    if down or sealed or marked:
-        for c in slot_of:
-            new.facedown.discard(c)
-            new.sealed_cards.pop(c, None)
-            new.marks.pop(c, None)
-    # the cards dealt are the cards whose places they take, in another order
-    loose = new.loose
-    place_loose = {c: loose.pop(c) for c in slot_of if c in loose} if loose else {}
-    for c, old in slot_of.items():
-        if place_loose and old in place_loose:
-            loose[c] = place_loose[old]
-        if down and old in down:
-            new.facedown.add(c)
-        if sealed:
-            sealer = sealed.get(old)
-            if sealer is not None:
-                new.sealed_cards[c] = sealer
-        if marked:
-            marks = marked.get(old)
-            if marks:
-                new.marks[c] = marks
+    hit = state.facedown & perm.keys()
+    if hit:
+        down = new.facedown
+        down -= hit
+        down.update([perm[c] for c in hit])
+    _move_entries(state.sealed_cards, new.sealed_cards, perm)
+    _move_entries(state.marks, new.marks, perm)
+
+
+def _move_entries(old: dict[int, Any], new: dict[int, Any], perm: dict[int, int]) -> None:
+    """``new`` (a copy of ``old``) with each entry of a card in ``perm`` moved to the card dealt at its place."""
+    hit = sorted(old.keys() & perm.keys())
+    if hit:
+        moved = [(perm[c], old[c]) for c in hit]
+        for c in hit:
+            del new[c]
+        new.update(moved)
 
 
 def _remap_held(new: "State", perm: dict[int, int]) -> None:
@@ -209,12 +298,17 @@ def _remap_held(new: "State", perm: dict[int, int]) -> None:
         stack[i] = (node, pc, data, env)
 
 
-def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int]]:
-    """The events ``player`` may see, without card names they were not shown; old index -> new index."""
+def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The events ``player`` may see, without card names they were not shown; old index -> new index
+    (None when no pending frame keeps an index into the log)."""
     log: list[dict[str, Any]] = []
-    index: list[int] = []
+    keep = log.append
+    index: list[int] | None = None
+    if any(type(node) is n.Simultaneously and data is not None for node, _, data, _ in state.stack):
+        index = []
     for event in state.log:
-        index.append(len(log))
+        if index is not None:
+            index.append(len(log))
         to = event.get("to")
         if to is not None and player not in to:
             continue
@@ -225,31 +319,41 @@ def _filtered_log(state: "State", player: int) -> tuple[list[dict[str, Any]], li
             seen = event.get("seen")
             if seen is not None and player not in seen:
                 event = {k: v for k, v in event.items() if k not in ("cards", "private_text", "seen")}
-        log.append(event)
-    index.append(len(log))
+        keep(event)
+    if index is not None:
+        index.append(len(log))
     return log, index
 
 
 def _ask_again(new: "State", player: int) -> "State | None":
     """Another player's pending plain choice asked again, so its options come from the new deal;
     None when this deal would not ask it the same way."""
-    d = new.decision
-    if d is None or d.player == player or not new.stack:
+    asking = new.asking
+    if asking is None or asking[0] == player or not new.stack:
         return new
     node, pc, data, env = new.stack[-1]
     if not (type(node) is n.Menu or (type(node) is n.Choose and not (data and data[1]))):
         return new
     trial = new.clone()
-    trial.decision = None
+    trial.asking = None
     trial.stack[-1] = (node, 0, None, trial.stack[-1][3])
     try:
         interp.run(trial)
     except RuleError:
         return None
-    if trial.decision is None or trial.decision.player != d.player or len(trial.log) != len(new.log):
+    if trial.asking is None or trial.asking[0] != asking[0] or len(trial.log) != len(new.log):
         return None
     if trial.stack[-1][0] is not node:  # on this deal the question would not have been asked at all
         return None
-    if trial.view(player) != new.view(player):
+    if not _same_table(trial, new) and trial.view(player) != new.view(player):
         return None
     return trial
+
+
+def _same_table(a: "State", b: "State") -> bool:
+    """Is everything ``State.view`` shows of the table the same in both (the pending question aside)?
+    A cheap test first: when it holds, the views of anyone the question is not asked of are equal."""
+    return (a.zones == b.zones and a.facedown == b.facedown and a.faceup == b.faceup and a.revealed == b.revealed
+            and a.sealed_cards == b.sealed_cards and a.marks == b.marks and a.counters == b.counters
+            and a.vars == b.vars and a.player_marks == b.player_marks and a.round == b.round
+            and a.phase == b.phase and a.turn_player == b.turn_player and a.terminal == b.terminal)
