@@ -28,7 +28,6 @@ import pyspiel
 from .. import Cardset, Game, load_cardset
 
 DEALS = 1024
-MAX_GAME_LENGTH = 100_000
 
 
 def register(cardset: Cardset | str, players: int, options: Mapping[str, Any] | None = None) -> str:
@@ -64,7 +63,7 @@ def register(cardset: Cardset | str, players: int, options: Mapping[str, Any] | 
         num_players=players,
         min_utility=0.0,
         max_utility=1.0,
-        max_game_length=MAX_GAME_LENGTH,
+        max_game_length=game.action_limit,  # apply refuses more actions in one game
     )
 
     class RegisteredGame(RulecoreSpielGame):
