@@ -108,41 +108,50 @@ class _Memory:
     actions and what the seat sees: ``State._view_key``, equal exactly when the seat's view is; a state
     without one is known by its ``view``) and what the bot took there.
 
-    A cycle without change is short, so the last ``RECENT`` decisions are enough."""
+    A cycle without change is short, so the last ``RECENT`` decisions are enough: ``recent`` holds
+    them by key, the one met longest ago first."""
 
     RECENT = 64
 
     def __init__(self) -> None:
-        self.recent: list[_Met] = []
+        self.recent: dict[tuple[object, ...], set[str]] = {}
 
     def untried(self, state: GameState, me: int, actions: list[str]) -> tuple[list[str], set[str]]:
         """The actions not yet taken at this decision (all of them when every one has been),
         and the set to record the choice in."""
         view_key = getattr(state, "_view_key", None)
-        key = (me, tuple(actions), view_key(me) if view_key is not None else state.view(me))
+        seen = view_key(me) if view_key is not None else state.view(me)
+        key: tuple[object, ...] = (me, tuple(actions), seen)
         recent = self.recent
-        for i in range(len(recent) - 1, -1, -1):
-            met = recent[i]
-            if met.key == key:
-                del recent[i]
-                recent.append(met)
-                fresh = [a for a in actions if a not in met.taken]
-                return fresh or actions, met.taken
-        met = _Met(key)
-        recent.append(met)
+        try:
+            taken = recent.get(key)
+        except TypeError:  # a view that is no key (it holds a list or dict): found by comparing
+            key = (me, key[1], _Unhashable(seen))
+            taken = recent.get(key)
+        if taken is not None:
+            del recent[key]
+            recent[key] = taken  # met again: now the latest
+            fresh = [a for a in actions if a not in taken]
+            return fresh or actions, taken
+        taken = recent[key] = set()
         if len(recent) > self.RECENT:
-            del recent[0]
-        return actions, met.taken
+            del recent[next(iter(recent))]
+        return actions, taken
 
 
-class _Met:
-    """One decision a bot met: its key and the actions taken there."""
+class _Unhashable:
+    """A value that cannot be hashed, as a dict key: all share one hash, so they are told apart by ``==``."""
 
-    __slots__ = ("key", "taken")
+    __slots__ = ("value",)
 
-    def __init__(self, key: tuple[object, ...]) -> None:
-        self.key = key
-        self.taken: set[str] = set()
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unhashable) and self.value == other.value
 
 
 def _key(state: GameState, me: int, actions: list[str]) -> tuple[object, ...]:

@@ -265,26 +265,30 @@ class State:
         rules = self.rules
         self._check_player(player)
         types = rules.instance_type
-        seers = rules.zone_seers
         bit = 1 << player
         revealed, down, sealed, up, marks = self.revealed, self.facedown, self.sealed_cards, self.faceup, self.marks
-        zones = self.zones
+        zones, where = self.zones, self.where
+        # the zones that hold a face-down, sealed, face-up or marked card: only those need a look at each card
+        odd = {where[c] for c in down} | {where[c] for c in sealed} if down or sealed else ()
+        shown_up = {where[c] for c in up} if up else ()
+        marked_in = {where[c] for c in marks} if marks else ()
         shown: list[Any] = []
-        for key in seers:  # every zone, in the rules' order whatever the order of self.zones
+        for key, seers in rules.zone_seers.items():  # every zone, in the rules' order whatever that of self.zones
             cards = zones[key]
-            if seers[key] & bit or key in revealed:
-                hidden = [c in down or sealed.get(c, player) != player for c in cards] if down or sealed else None
-                seen = (tuple(map(types.__getitem__, cards)) if hidden is None
+            if seers & bit or key in revealed:
+                hidden = [c in down or sealed.get(c, player) != player for c in cards] if key in odd else None
+                seen: tuple[Any, ...] = (tuple(map(types.__getitem__, cards)) if hidden is None
                         else tuple([None if h else types[c] for c, h in zip(cards, hidden)]))
-                if marks:
+                if key in marked_in:
                     marked = tuple((i, tuple(marks[c])) for i, c in enumerate(cards)
                                    if c in marks and not (hidden and hidden[i]))
                     if marked:
                         seen = (seen, marked)  # told from a bare zone: its first item is a tuple, not a type
                 shown.append(seen)
+            elif key in shown_up:
+                shown.append((len(cards), tuple([types[c] for c in cards if c in up])))
             else:
-                face = tuple([types[c] for c in cards if c in up]) if up else ()
-                shown.append((len(cards), face) if face else len(cards))
+                shown.append(len(cards))
         counters: list[Any] = []
         for name, cdef in rules.cardset.counters.items():
             if cdef.visibility == "everyone":
