@@ -7,6 +7,24 @@ from typing import Any, Iterable
 
 import rulecore
 
+# (cardset, players, options): every built-in game and mode
+TABLES = [
+    ("witching-hour", 2, {}),
+    ("witching-hour", 3, {}),
+    ("witching-hour", 4, {}),
+    ("witching-hour", 5, {}),
+    ("witty-witches", 2, {}),
+    ("witty-witches", 4, {}),
+    ("witty-witches", 3, {"mode": "apprentice"}),
+    ("approaching-dawn", 2, {"scene": "training-day"}),
+    ("approaching-dawn", 3, {"scene": "all-hallows-eve"}),
+    ("approaching-dawn", 2, {"scene": "winter-solstice"}),
+    ("approaching-dawn", 4, {"scene": "blood-moon"}),
+    ("approaching-dawn", 2, {"scene": "spring-revival"}),
+    ("approaching-dawn", 3, {"scene": "dawn-of-the-overlord"}),
+]
+TABLE_IDS = [f"{n}-{p}p-{'-'.join(map(str, o.values())) or 'default'}" for n, p, o in TABLES]
+
 
 def types_of(state: rulecore.State, cards: Iterable[int]) -> list[str]:
     """Sorted card type ids of some card instances."""

@@ -16,25 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rulecore
-from table_helpers import random_play
-
-# (cardset, players, options): every built-in game and mode
-TABLES = [
-    ("witching-hour", 2, {}),
-    ("witching-hour", 3, {}),
-    ("witching-hour", 4, {}),
-    ("witching-hour", 5, {}),
-    ("witty-witches", 2, {}),
-    ("witty-witches", 4, {}),
-    ("witty-witches", 3, {"mode": "apprentice"}),
-    ("approaching-dawn", 2, {"scene": "training-day"}),
-    ("approaching-dawn", 3, {"scene": "all-hallows-eve"}),
-    ("approaching-dawn", 2, {"scene": "winter-solstice"}),
-    ("approaching-dawn", 4, {"scene": "blood-moon"}),
-    ("approaching-dawn", 2, {"scene": "spring-revival"}),
-    ("approaching-dawn", 3, {"scene": "dawn-of-the-overlord"}),
-]
-TABLE_IDS = [f"{n}-{p}p-{'-'.join(map(str, o.values())) or 'default'}" for n, p, o in TABLES]
+from table_helpers import TABLE_IDS, TABLES, random_play
 
 SETTINGS = settings(
     max_examples=6,

@@ -6,9 +6,12 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rulecore
 from rulecore.cardset.loader import load_cardset_text
+from table_helpers import TABLE_IDS, TABLES, random_play
 
 
 @pytest.fixture(scope="module")
@@ -425,6 +428,131 @@ def test_zone_visible(tiny):
     assert s.zone_visible("table", 1) and not s.zone_visible("deck", 0)
     assert s.zone_visible("pile/1", 0) and not s.zone_visible("pile/0", 0)
     assert s.zone_visible("shown/0", 1)
+
+
+def _same_partition(states: list[rulecore.State], player: int) -> None:
+    """Among ``states``, two have equal ``_view_key(player)`` exactly when their ``view(player)`` is equal."""
+    groups: dict[object, list[dict]] = {}
+    for state in states:
+        groups.setdefault(state._view_key(player), []).append(state.view(player))
+    for views in groups.values():
+        assert all(v == views[0] for v in views[1:]), "equal keys, different views"
+    firsts = [views[0] for views in groups.values()]
+    for i, a in enumerate(firsts):
+        assert all(a != b for b in firsts[i + 1:]), "equal views, different keys"
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@settings(max_examples=4, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200), rs=st.integers(0, 2**32))
+def test_view_key_is_equal_exactly_when_the_view_is(table, seed, steps, rs):
+    """_view_key(p) of two states is equal iff view(p) is: states along a random game (its end too), their
+    resamples for each seat (same view, other hidden cards) and saved-and-loaded copies."""
+    name, players, options = table
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    state = game.new_game(seed)
+    rnd = random.Random(seed)
+    states = [state.clone()]
+    while not state.is_terminal() and len(states) <= steps:
+        state.apply(rnd.choice(state.legal_actions()))
+        states.append(state.clone())
+    if not state.is_terminal():
+        states.append(finish(state.clone(), seed))
+    for i, s in enumerate(states[::7]):
+        states.append(game.load_state(s.to_json()))
+        if not s.is_terminal():
+            states.append(s.resample((rs + i) % players, rs))
+    for player in range(players):
+        _same_partition(states, player)
+
+
+def _nudged(state: rulecore.State, rnd: random.Random) -> rulecore.State:
+    """A copy of ``state`` with one thing changed at random: two cards swapped, a card turned face down,
+    face up, sealed or marked, a zone revealed, a var or counter set, a seat marked."""
+    new = state.clone()
+    cards = len(new.where)
+    card, other = rnd.randrange(cards), rnd.randrange(cards)
+    what = rnd.randrange(8)
+    if what == 0:
+        a, b = new.where[card], new.where[other]
+        za, zb = new._zone_w(a), new._zone_w(b)
+        ia, ib = za.index(card), zb.index(other)
+        za[ia], zb[ib] = other, card
+        new.where[card], new.where[other] = b, a
+    elif what == 1:
+        new.facedown = new.facedown | {card}
+    elif what == 2:
+        new.faceup = new.faceup | {card}
+    elif what == 3:
+        new.sealed_cards = {**new.sealed_cards, card: rnd.randrange(new.rules.players)}
+    elif what == 4:
+        new.marks = {**new.marks, card: ("nudged",)}
+    elif what == 5:
+        new.revealed = new.revealed | {rnd.choice(sorted(new.zones))}
+    elif what == 6 and new.vars:
+        new.vars[rnd.choice(sorted(new.vars))] = rnd.choice([0, 1, "nudged", None, (1, 2)])
+    elif what == 7 and new.counters:
+        name = rnd.choice(sorted(new.counters))
+        values = new._counter_w(name)
+        values[rnd.randrange(len(values))] += 1
+    else:
+        new.player_marks = [m + ("nudged",) if seat == other % len(new.player_marks) else m
+                            for seat, m in enumerate(new.player_marks)]
+    return new
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@settings(max_examples=3, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 200))
+def test_view_key_follows_every_change_the_view_shows(table, seed, steps):
+    """A state with one thing changed (a card moved, turned, sealed or marked, a zone revealed, a var or
+    counter set) has another _view_key(p) exactly when it has another view(p)."""
+    name, players, options = table
+    state = random_play(rulecore.Game(rulecore.load_cardset(name), players, options), seed, steps)
+    rnd = random.Random(seed)
+    for _ in range(60):
+        new = _nudged(state, rnd)
+        for player in range(players):
+            assert (new._view_key(player) == state._view_key(player)) == (new.view(player) == state.view(player))
+
+
+def test_view_key_follows_reveals_owner_counters_and_marks(tiny):
+    """_view_key follows a reveal, shows only the seat's own 'owner' counter and the marks of the cards
+    the seat sees, exactly as view does."""
+    plain = tiny.run("add 2 to secret of 1")
+    revealed = tiny.run("add 2 to secret of 1\nreveal pile of 1")
+    other = tiny.run("add 3 to secret of 1")
+    laid = plain.clone()
+    laid.arrange({"table": ["apple", "bean"]})
+    marked, hidden_mark = laid.clone(), laid.clone()
+    marked.arrange(marks={"table/1": ["tapped"]})
+    hidden_mark.arrange(marks={"deck/0": ["tapped"]})  # a mark on a card nobody sees shows nowhere
+    states = [plain, revealed, other, laid, marked, hidden_mark, plain.clone()]
+    for player in (0, 1):
+        _same_partition(states, player)
+    assert plain._view_key(0) == other._view_key(0) and plain._view_key(1) != other._view_key(1)
+    assert revealed._view_key(0) != plain._view_key(0)
+    assert marked._view_key(0) != laid._view_key(0) == hidden_mark._view_key(0)
+    assert hash(plain._view_key(0)) == hash(plain.clone()._view_key(0))
+
+
+@pytest.mark.parametrize("table", TABLES[::3], ids=TABLE_IDS[::3])
+def test_view_key_has_a_field_for_every_field_of_the_view(table):
+    """The key holds the view's fields one by one, and the view's zones and decision no field the key does
+    not model: a field added to view() must be added to _view_key() too."""
+    name, players, options = table
+    state = rulecore.Game(rulecore.load_cardset(name), players, options).new_game(3)
+    rnd = random.Random(3)
+    for _ in range(60):
+        for player in range(players):
+            view = state.view(player)
+            assert len(state._view_key(player)) == len(view)
+            for entry in view["zones"].values():
+                assert set(entry) <= {"count", "cards", "marks", "face_up"}
+            assert set(view["decision"] or {}) <= {"player", "prompt", "kind", "options"}
+        state.apply(rnd.choice(state.legal_actions()))
+        if state.is_terminal():
+            break
 
 
 def test_events_hide_cards_dealt_to_other_players(wh):

@@ -15,8 +15,8 @@ No bot repeats an action that led back to the same decision without change: each
 remembers, per decision it met (its own view of the table, the question included), the
 actions it took there.  Meeting that exact view again means those actions changed nothing
 it can see (a "Not now" back to the same menu, two cards taking each other back), so it
-picks among the others, and repeats one only when every action has been tried.  Views are
-only built when a cheap key (legal actions, zone sizes) matches a remembered decision.
+picks among the others, and repeats one only when every action has been tried.  A rulecore
+state gives that view as a compact key (``State._view_key``) without building it.
 
 May import: rulecore's public API (and so engine, cardset, lang, errors); never simulate or cli.
 """
@@ -104,62 +104,54 @@ def _legal(state: GameState) -> list[str]:
 
 
 class _Memory:
-    """The actions a bot took at the decisions it met lately: per decision, a cheap key (the seat,
-    the legal actions and the size of every zone: all in the seat's view), the seat's view then
-    or, on a table of many zones, a clone of the state whose view is only worked out when a later
-    decision has the same key; and what the bot took there.
+    """The actions a bot took at the decisions it met lately: per decision, its key (the seat, the legal
+    actions and what the seat sees: ``State._view_key``, equal exactly when the seat's view is; a state
+    without one is known by its ``view``) and what the bot took there.
 
-    A cycle without change is short, so the last ``RECENT`` decisions are enough.  The views are
-    compared only on a key match, which is rare outside a cycle."""
+    A cycle without change is short, so the last ``RECENT`` decisions are enough: ``recent`` holds
+    them by key, the one met longest ago first."""
 
     RECENT = 64
-    #: With fewer zones than this a view is cheaper to take at once than a clone (which also
-    #: makes the real state copy its zone lists on its next writes); speed only, same answers.
-    FEW_ZONES = 16
 
     def __init__(self) -> None:
-        self.recent: list[_Met] = []
+        self.recent: dict[tuple[object, ...], set[str]] = {}
 
-    def untried(self, state: GameState, me: int, actions: list[str],
-                view: Mapping[str, object] | None = None) -> tuple[list[str], set[str]]:
+    def untried(self, state: GameState, me: int, actions: list[str]) -> tuple[list[str], set[str]]:
         """The actions not yet taken at this decision (all of them when every one has been),
-        and the set to record the choice in.  ``view``: ``state.view(me)`` if the caller has it."""
-        key = _key(state, me, actions)
+        and the set to record the choice in."""
+        view_key = getattr(state, "_view_key", None)
+        seen = view_key(me) if view_key is not None else state.view(me)
+        key: tuple[object, ...] = (me, tuple(actions), seen)
         recent = self.recent
-        for i in range(len(recent) - 1, -1, -1):
-            met = recent[i]
-            if met.key != key:
-                continue
-            if view is None:
-                view = state.view(me)
-            if met.view is None:
-                assert met.state is not None  # kept whenever the view was not
-                met.view = met.state.view(me)
-            if met.view == view:
-                del recent[i]
-                recent.append(met)
-                fresh = [a for a in actions if a not in met.taken]
-                return fresh or actions, met.taken
-        if view is None and len(key[2]) < self.FEW_ZONES:  # type: ignore[arg-type]
-            view = state.view(me)
-        met = _Met(key, state.clone() if view is None else None, view)
-        recent.append(met)
+        try:
+            taken = recent.get(key)
+        except TypeError:  # a view that is no key (it holds a list or dict): found by comparing
+            key = (me, key[1], _Unhashable(seen))
+            taken = recent.get(key)
+        if taken is not None:
+            del recent[key]
+            recent[key] = taken  # met again: now the latest
+            fresh = [a for a in actions if a not in taken]
+            return fresh or actions, taken
+        taken = recent[key] = set()
         if len(recent) > self.RECENT:
-            del recent[0]
-        return actions, met.taken
+            del recent[next(iter(recent))]
+        return actions, taken
 
 
-class _Met:
-    """One decision a bot met: its key, its view then or a clone of the state to work it out from, the
-    actions taken."""
+class _Unhashable:
+    """A value that cannot be hashed, as a dict key: all share one hash, so they are told apart by ``==``."""
 
-    __slots__ = ("key", "state", "view", "taken")
+    __slots__ = ("value",)
 
-    def __init__(self, key: tuple[object, ...], state: GameState | None, view: Mapping[str, object] | None) -> None:
-        self.key = key
-        self.state = state
-        self.view = view
-        self.taken: set[str] = set()
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unhashable) and self.value == other.value
 
 
 def _key(state: GameState, me: int, actions: list[str]) -> tuple[object, ...]:

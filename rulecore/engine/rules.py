@@ -83,6 +83,8 @@ class Rules:
             types.extend([cid] * card.count)
         self.instance_type: tuple[str, ...] = tuple(types)
         self._names = tuple(self.defs[t].name for t in types)
+        # the view's card names (type -> name), once: State._view_key compares this very object
+        self.card_names = frozenset((t, d.name) for t, d in self.defs.items())
         # static card facts as tables indexed by instance id: property name -> value per card
         prop_names = {p for d in self.defs.values() for p in d.props}
         self.prop_tables: dict[str, tuple[Any, ...]] = {

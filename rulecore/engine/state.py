@@ -253,8 +253,72 @@ class State:
             "decision": decision,
             "terminal": self.terminal,
             "result": self.result() if self.terminal else None,
-            "card_names": {t: d.name for t, d in rules.defs.items()},
+            "card_names": dict(rules.card_names),
         }
+
+    def _view_key(self, player: int) -> tuple[Any, ...]:
+        """A key equal for two states of one game exactly when their ``view(player)`` is equal, made
+        without building the view: its fields in the same order, as tuples (a zone: the card types the
+        seat sees, None for a hidden card, with its marks if any; a zone it cannot see: its count, with
+        the face-up types if any).  For the bots' memory of decisions they met; keep it in step with
+        ``view`` (tests/test_state.py pins the two together)."""
+        rules = self.rules
+        self._check_player(player)
+        types = rules.instance_type
+        bit = 1 << player
+        revealed, down, sealed, up, marks = self.revealed, self.facedown, self.sealed_cards, self.faceup, self.marks
+        zones, where = self.zones, self.where
+        # the zones that hold a face-down, sealed, face-up or marked card: only those need a look at each card
+        odd = {where[c] for c in down} | {where[c] for c in sealed} if down or sealed else ()
+        shown_up = {where[c] for c in up} if up else ()
+        marked_in = {where[c] for c in marks} if marks else ()
+        shown: list[Any] = []
+        for key, seers in rules.zone_seers.items():  # every zone, in the rules' order whatever that of self.zones
+            cards = zones[key]
+            if seers & bit or key in revealed:
+                hidden = [c in down or sealed.get(c, player) != player for c in cards] if key in odd else None
+                seen: tuple[Any, ...] = (tuple(map(types.__getitem__, cards)) if hidden is None
+                        else tuple([None if h else types[c] for c, h in zip(cards, hidden)]))
+                if key in marked_in:
+                    marked = tuple((i, tuple(marks[c])) for i, c in enumerate(cards)
+                                   if c in marks and not (hidden and hidden[i]))
+                    if marked:
+                        seen = (seen, marked)  # told from a bare zone: its first item is a tuple, not a type
+                shown.append(seen)
+            elif key in shown_up:
+                shown.append((len(cards), tuple([types[c] for c in cards if c in up])))
+            else:
+                shown.append(len(cards))
+        counters: list[Any] = []
+        for name, cdef in rules.cardset.counters.items():
+            if cdef.visibility == "everyone":
+                values = self.counters[name]
+                counters.append(tuple(values) if cdef.per_player else values[0])
+            elif cdef.visibility == "owner" and cdef.per_player:
+                counters.append(self.counters[name][player])
+        asking = self.asking
+        decision: Any = None
+        if asking is not None:
+            chooser, prompt, _, kind, labels = asking
+            decision = (chooser, prompt, kind, tuple(labels)) if chooser == player else chooser
+        hidden_vars = rules.cardset.hidden_vars
+        return (
+            rules.cardset.name,
+            player,
+            rules.players,
+            self.round,
+            self.phase,
+            self.turn_player,
+            self.current_player,
+            tuple(shown),
+            tuple(counters),
+            tuple(sorted([(k, v) for k, v in self.vars.items() if k not in hidden_vars])),  # names are unique
+            tuple(map(tuple, self.player_marks)),
+            decision,
+            self.terminal,
+            _frozen(self.result()) if self.terminal else None,
+            rules.card_names,
+        )
 
     def events(self, player: int | None = None) -> list[dict[str, Any]]:
         """The event log as ``player`` may see it (None: the full log, for referees and tests)."""
@@ -1137,6 +1201,15 @@ def _from_dict(game: "Game", data: Any) -> State:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")
     return s
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON-like value (lists, objects with text keys) as tuples, equal exactly when the value is."""
+    if isinstance(value, list):
+        return tuple(map(_frozen, value))
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    return value
 
 
 def _tuples(value: Any) -> Any:
