@@ -1,8 +1,10 @@
 """The compiled engine (rulecore/engine/codegen/): generated code for expressions, menus and runs of
-statements, its fallbacks to closures and handlers and where its errors are reported."""
+statements, its fallbacks to closures and handlers, where its errors are reported, and what the
+package may import."""
 
 from __future__ import annotations
 
+import grimp
 import pytest
 
 import rulecore
@@ -129,3 +131,17 @@ def test_block_functions_and_the_interpreter_alone_play_the_same_game(tiny, monk
     monkeypatch.setattr(CodeGen, "run_pausing", lambda self, stmt, sc: self.drive(stmt))
     assert play() == expected
 
+
+def test_the_code_writer_imports_nothing_of_the_engine_outside_its_package():
+    """rulecore.engine.codegen reaches the interpreter only through Compiler's arguments: none of its
+    modules imports another engine module (or anything above the engine)."""
+    graph = grimp.build_graph("rulecore")
+    package = "rulecore.engine.codegen"
+    allowed = ("rulecore.engine.codegen", "rulecore.lang", "rulecore.errors")
+    outside = {
+        f"{module} -> {imported}"
+        for module in graph.find_descendants(package) | {package}
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported.startswith("rulecore.") and not any(imported == a or imported.startswith(a + ".") for a in allowed)
+    }
+    assert outside == set()
