@@ -12,7 +12,7 @@ from ..lang import nodes as n
 from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk
 from . import interpreter as interp
-from .compiler import Compiler
+from .codegen.compiler import Compiler
 from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
 
 

@@ -1,13 +1,17 @@
-"""The compiled engine (rulecore/engine/compiler.py): generated code for expressions, menus and runs of
-statements, its fallbacks to closures and handlers, and where its errors are reported."""
+"""The compiled engine (rulecore/engine/codegen/): generated code for expressions, menus and runs of
+statements, its fallbacks to closures and handlers, where its errors are reported, and what the
+package may import."""
 
 from __future__ import annotations
 
+import grimp
 import pytest
 
 import rulecore
 from rulecore.cardset.loader import load_cardset_text
-from rulecore.engine.compiler import CodeGen
+from rulecore.engine.codegen import CodeGen
+from rulecore.engine.codegen.expressions import ExpressionWriter
+from rulecore.engine.codegen.statements import StatementWriter
 
 
 def test_an_error_inside_generated_code_names_the_expression_that_raised_it(tiny):
@@ -26,7 +30,7 @@ def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(ti
             'say 3 + count(deck) * 2 - 7 % 4\nsay "n" + 5 + " and " + count(deck)\n'
             "for each c in deck where it.type == \"apple\" { say c.power }")
     expected = tiny.says(tiny.run(body))
-    monkeypatch.delattr(CodeGen, missing)
+    monkeypatch.delattr(ExpressionWriter, missing)
     assert tiny.says(tiny.run(body)) == expected
 
 
@@ -37,7 +41,7 @@ def test_a_statement_the_writer_does_not_know_runs_through_its_handler(tiny, mon
             'for each c in table { mark card c "seen" }\nif count(table) > 1 { mark player 1 "busy" }\n'
             "say count(table where \"seen\" in it.marks)\nsay player_marks(1)")
     expected = tiny.says(tiny.run(body))
-    monkeypatch.delattr(CodeGen, missing)
+    monkeypatch.delattr(StatementWriter, missing)
     assert tiny.says(tiny.run(body)) == expected
 
 
@@ -126,3 +130,18 @@ def test_block_functions_and_the_interpreter_alone_play_the_same_game(tiny, monk
     expected = play()
     monkeypatch.setattr(CodeGen, "run_pausing", lambda self, stmt, sc: self.drive(stmt))
     assert play() == expected
+
+
+def test_the_code_writer_imports_nothing_of_the_engine_outside_its_package():
+    """rulecore.engine.codegen reaches the interpreter only through Compiler's arguments: none of its
+    modules imports another engine module (or anything above the engine)."""
+    graph = grimp.build_graph("rulecore")
+    package = "rulecore.engine.codegen"
+    allowed = ("rulecore.engine.codegen", "rulecore.lang", "rulecore.errors")
+    outside = {
+        f"{module} -> {imported}"
+        for module in graph.find_descendants(package) | {package}
+        for imported in graph.find_modules_directly_imported_by(module)
+        if imported.startswith("rulecore.") and not any(imported == a or imported.startswith(a + ".") for a in allowed)
+    }
+    assert outside == set()

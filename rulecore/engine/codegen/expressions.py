@@ -1,0 +1,454 @@
+"""The code writer for expressions: ``ExpressionWriter`` writes each expression as straight-line
+Python on locals (``ex`` and its ``g_`` method per node kind), a root's function ``eK(ctx)``
+(``root``) and the user functions it reaches (``user_function``).
+
+Each value is stored in a temporary before the next is worked out, so random draws and errors
+come in the closures' order. ``it`` of a ``where`` or a per-item function is a loop variable, a
+user function is a Python function with its parameters (and ``you``/``this``) as arguments, zone
+keys and per-property card tables (``Rules.prop_tables``) are module constants,
+``count``/``first``/``in``/``where`` read a zone's list without copying it, ``usable``, ``prop``
+and ``shared_props`` read tables, and arithmetic on two whole numbers is plain Python. A node kind
+with no ``g_`` method here calls its closure (``Closures``) from the generated code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...lang import nodes as n
+from ...lang.functions import FUNCTIONS
+from ...lang.kinds import static_kind
+from ...lang.nodes import walk
+from .writer import Lines, Scope, Writer, effect_scope, is_local
+
+_SIMPLE_LITERALS = (int, str, bool, type(None))
+
+
+class ExpressionWriter(Writer):
+    """Writes expressions: each ``g_`` method writes lines and returns a Python expression (a local,
+    a literal or a constant of the module) that holds the value."""
+
+    # ---- functions
+    def root(self, node: Any) -> str:
+        """Write ``def eK(ctx)`` computing ``node``; returns its name."""
+        self._roots += 1
+        name = f"e{self._roots}"
+        w = self.w
+        w.span = getattr(node, "span", None)
+        w.line(f"def {name}(ctx):")
+        w.indent()
+        w.line("S = ctx.state")
+        w.line("E = ctx.env")
+        scope = effect_scope()
+        result = self.ex(node, scope)
+        w.line(f"return {result}")
+        w.dedent()
+        return name
+
+    def pure(self, fname: str, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a user function only reads: no random() in it or in what it calls, and every
+        node of it known to this writer (so its result depends on the state, you and this only)."""
+        for node in walk(self.compiler.functions[fname].body):
+            if isinstance(node, n.Call) and node.func == "random":
+                return False
+            if not hasattr(self, "g_" + type(node).__name__):
+                return False
+            if isinstance(node, n.UserCall) and node.func not in seen and node.func != fname:
+                if not self.pure(node.func, seen | {fname}):
+                    return False
+        return True
+
+    def user_function(self, fname: str) -> str:
+        name = self.user_fns.get(fname)
+        if name is not None:
+            return name
+        func = self.compiler.functions[fname]
+        name = self.user_fns[fname] = f"u_{len(self.user_fns)}"
+        # written into a writer of its own, then appended: it may be reached mid-function
+        outer, self.w = self.w, Lines()
+        w = self.w
+        w.span = getattr(func.body, "span", None)
+        params = {p: f"p{i}" for i, p in enumerate(func.params)}
+        w.line(f"def {name}(ctx, you, this{''.join(', ' + v for v in params.values())}):")
+        w.indent()
+        memo = not params and self.pure(fname)
+        if memo:
+            # a read of the state with no arguments: worked out once per menu pass (see ``ChoiceWriter.menu``)
+            w.line("memo = ctx.memo")
+            w.line("if memo is not None:")
+            w.line(f"    known = memo.get(({name!r}, you, this), _MISSING)")
+            w.line("    if known is not _MISSING: return known")
+        w.line("S = ctx.state")
+        result = self.ex(func.body, Scope(None, "you", "this", params))
+        if memo:
+            w.line(f"if memo is not None: memo[({name!r}, you, this)] = {result}")
+        w.line(f"return {result}")
+        w.dedent()
+        inner, self.w = self.w, outer
+        self.pending.append(inner)
+        return name
+
+    # ---- expressions: each writes lines and returns a Python expression (a local or a constant)
+    def ex(self, node: Any, sc: Scope) -> str:
+        method = getattr(self, "g_" + type(node).__name__, None)
+        saved = self.w.span
+        self.w.span = getattr(node, "span", saved)
+        try:
+            if method is None:  # not known here: the closure compiler's function, called with ctx
+                fn = self.const("F", id(node), self.compiler.closure(node))
+                plain = sc.it is None and sc.params is None and not sc.names
+                return self.store(f"{fn}(ctx)") if plain else self._fallback(node, fn, sc)
+            return method(node, sc)
+        finally:
+            self.w.span = saved
+
+    def _fallback(self, node: Any, fn: str, sc: Scope) -> str:
+        # the closure reads $it, $you, $this and variables from ctx.env: give it those of this place
+        t = self.tmp()
+        w = self.w
+        w.line("_env = ctx.env")
+        env = [f'"$you": {sc.you}', f'"$this": {sc.this}']
+        if sc.params is None:
+            env.insert(0, "**_env")
+        else:
+            env += [f"{p!r}: {v}" for p, v in sc.params.items()]
+        if sc.it is not None:
+            env.append(f'"$it": {sc.it}')
+        env += [f"{name!r}: {local}" for name, local in sc.names.items()]
+        w.line(f"ctx.env = {{{', '.join(env)}}}")
+        w.line("try:")
+        w.line(f"    {t} = {fn}(ctx)")
+        w.line("finally:")
+        w.line("    ctx.env = _env")
+        return t
+
+    def g_Literal(self, node: n.Literal, sc: Scope) -> str:
+        v = node.value
+        if type(v) in _SIMPLE_LITERALS:
+            return repr(v)
+        return self.const("L", id(node), v)
+
+    def g_ListExpr(self, node: n.ListExpr, sc: Scope) -> str:
+        items = [self.ex(i, sc) for i in node.items]
+        return self.tuple("(" + "".join(i + ", " for i in items) + ")")
+
+    def g_Var(self, node: n.Var, sc: Scope) -> str:
+        if node.name in sc.names:
+            return sc.names[node.name]
+        if sc.params is not None:
+            local = sc.params.get(node.name)
+            if local is not None:
+                return local
+            return self.store(f"_no_value({self.node_const(node)}, {node.name!r})")
+        t = self.tmp()
+        self.w.line(f"{t} = E.get({node.name!r}, _MISSING)")
+        self.w.line(f"if {t} is _MISSING: _no_value({self.node_const(node)}, {node.name!r})")
+        return t
+
+    def g_Builtin(self, node: n.Builtin, sc: Scope) -> str:
+        name = node.name
+        if name == "you":
+            return self.store(sc.you) if sc.params is None else sc.you
+        if name == "this":
+            return self.store(sc.this) if sc.params is None else sc.this
+        if name == "it":
+            if sc.it is not None:
+                return sc.it
+            if sc.params is not None:
+                return self.store('{}["$it"]')  # a user function has no 'it' of its caller
+            return self.store('E["$it"]')
+        if name == "players":
+            return self.const("C", "seats", self.rules.seats)
+        if name == "opponents":
+            you = self.store(sc.you) if sc.params is None else sc.you
+            opp = self.const("C", "opponents", self.rules.opponents)
+            self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
+            return self.store(f"{opp}[{you}]")
+        if name == "round":
+            return self.store("S.round")
+        if name == "player_count":
+            return repr(self.rules.players)
+        if name == "turn_player":
+            return self.store("S.turn_player")
+        if name == "phase":
+            return self.store("S.phase")
+        if name == "can_pass":
+            return self.store("_can_pass(S)")
+        raise AssertionError(name)
+
+    def g_GameVar(self, node: n.GameVar, sc: Scope) -> str:
+        return self.store(f"S.vars[{node.name!r}]")
+
+    def g_ZoneRef(self, node: n.ZoneRef, sc: Scope) -> str:
+        if node.owner is None:
+            return repr(node.zone)
+        who = self.ex(node.owner, sc)
+        keys = self.rules.zone_keys[node.zone]
+        base = self.rules.zone_base[node.zone]
+        k = self.const("K", node.zone, keys)
+        idx = who if base == 0 else f"{who} - {base}"
+        self.w.line(f"if type({who}) is not int or not 0 <= {idx} < {len(keys)}: "
+                    f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
+        t = self.store(f"{k}[{idx}]")
+        self.shapes[t] = "zone"
+        return t
+
+    def g_CounterRef(self, node: n.CounterRef, sc: Scope) -> str:
+        name = node.counter
+        if node.owner is None:
+            return self.store(f"S.counters[{name!r}][0]")
+        who = self.ex(node.owner, sc)
+        t = self.store(f"S.counters[{name!r}]")
+        self.need(f"type({who}) is not int or not 0 <= {who} < len({t})", node, f"'{name} of ...' needs a player", who)
+        return self.store(f"{t}[{who}]")
+
+    def g_Attr(self, node: n.Attr, sc: Scope) -> str:
+        card = self.ex(node.obj, sc)
+        name = node.name
+        nc = self.node_const(node)
+        if name == "face_up":
+            self.need(f"type({card}) is not int", node, "'.face_up' needs a card", card)
+            return self.store(f"{card} in S.faceup")
+        if name == "marks":
+            self.need(f"type({card}) is not int", node, "'.marks' needs a card", card)
+            return self.store(f"S.marks.get({card}, ())")
+        self.need(f"type({card}) is not int", node, f"'.{name}' needs a card", card)
+        table = self.rules.prop_tables.get(name)
+        if table is None:
+            it = self.const("C", "instance_type", self.rules.instance_type)
+            self.w.line(f"{it}[{card}]")
+            return "None"
+        value = self.store(f"{self.const('P', name, table)}[{card}]")
+        if all(type(v) is tuple for v in table):
+            self.shapes[value] = "tuple"
+        return value
+
+    def is_zone(self, value: str) -> bool:
+        """Whether generated text is sure to be a zone's key: a local known as one, or a literal key."""
+        if self.shapes.get(value) == "zone":
+            return True
+        return value[:1] in "'\"" and value[1:-1] in self.zone_keys and repr(value[1:-1]) == value
+
+    def _items(self, value: str, copy: bool) -> str:
+        """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
+        shape = self.shapes.get(value)
+        if shape == "tuple":
+            return value
+        if shape == "zone":
+            return self.store(f"tuple(S.zones[{value}])" if copy else f"S.zones[{value}]")
+        if not is_local(value):  # a constant: a zone key, none, a number
+            return self.store(f"_items_of(ctx, {value})" if copy or value[:1] not in "'\"" else f"S.zones[{value}]")
+        t = self.tmp()
+        w = self.w
+        zone = f"S.zones[{value}]"
+        w.line(f"if type({value}) is tuple: {t} = {value}")
+        w.line(f"elif type({value}) is str: {t} = {'tuple(' + zone + ')' if copy else zone}")
+        w.line(f"elif type({value}) is list: {t} = {'tuple(' + value + ')' if copy else value}")
+        w.line(f"elif {value} is None: {t} = ()")
+        w.line(f"else: {t} = ({value},)")
+        return t
+
+    def g_Where(self, node: n.Where, sc: Scope) -> str:
+        source = self.ex(node.source, sc)
+        items = self._items(source, copy=False)  # conditions never change zones
+        out = self.tmp()
+        it = self.tmp()
+        w = self.w
+        w.line(f"{out} = []")
+        w.line(f"for {it} in {items}:")
+        w.indent()
+        cond = self.ex(node.cond, sc.with_it(it))
+        w.line(f"if {cond}: {out}.append({it})")
+        w.dedent()
+        return self.tuple(f"tuple({out})")
+
+
+    def g_BinOp(self, node: n.BinOp, sc: Scope) -> str:
+        a = self.ex(node.left, sc)
+        b = self.ex(node.right, sc)
+        t = self.tmp()
+        w = self.w
+        nc = self.node_const(node)
+        op = node.op
+        pyop = "//" if op == "/" else op
+        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
+        text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
+                for x in (node.left, node.right)]
+        if op == "+" and any(text):  # a text that is no zone's key, and something: the first branches below
+            other = b if text[0] else a
+            w.line(f"if type({other}) is str:")
+            w.line(f"    {t} = {a} + {b}")
+            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
+            w.line(f"elif type({other}) is int:")
+            w.line(f"    {t} = {a} + str({b})" if text[0] else f"    {t} = str({a}) + {b}")
+            w.line("else:")
+            w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
+            return t
+        w.line(f"if type({a}) is int and type({b}) is int:")
+        if op in "/%":
+            w.line(f"    if {b} == 0: _div_zero({nc})")
+        w.line(f"    {t} = {a} {pyop} {b}")
+        if op == "*":  # repeated products grow without bound: numbers are capped
+            w.line(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+        if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
+            w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
+            w.line(f"    {t} = {a} + {b}")
+            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
+            w.line(f"elif type({a}) is str and type({b}) is int:")  # a text and a number: the number as text
+            w.line(f"    {t} = {a} + str({b})")
+            w.line(f"elif type({a}) is int and type({b}) is str:")
+            w.line(f"    {t} = str({a}) + {b}")
+        w.line("else:")
+        w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
+        return t
+
+    def g_Compare(self, node: n.Compare, sc: Scope) -> str:
+        a = self.ex(node.left, sc)
+        b = self.ex(node.right, sc)
+        if node.op in ("==", "!="):
+            return self.store(f"{a} {node.op} {b}")
+        t = self.tmp()
+        w = self.w
+        w.line("try:")
+        w.line(f"    {t} = bool({a} {node.op} {b})")
+        w.line("except TypeError:")
+        w.line(f"    _cannot_compare({self.node_const(node)}, {a}, {b})")
+        return t
+
+    def g_Contains(self, node: n.Contains, sc: Scope) -> str:
+        item = self.ex(node.item, sc)
+        coll = self.ex(node.collection, sc)
+        items = self._items(coll, copy=False)
+        return self.store(f"{item} {'not in' if node.negate else 'in'} {items}")
+
+    def _short(self, node: Any, sc: Scope, on: str) -> str:
+        a = self.ex(node.left, sc)
+        t = self.store(f"bool({a})")
+        self.w.line(f"if {on}{t}:")
+        self.w.indent()
+        b = self.ex(node.right, sc)
+        self.w.line(f"{t} = bool({b})")
+        self.w.dedent()
+        return t
+
+    def g_And(self, node: n.And, sc: Scope) -> str:
+        return self._short(node, sc, "")
+
+    def g_Or(self, node: n.Or, sc: Scope) -> str:
+        return self._short(node, sc, "not ")
+
+    def g_Not(self, node: n.Not, sc: Scope) -> str:
+        return self.store(f"not {self.ex(node.operand, sc)}")
+
+    def g_Neg(self, node: n.Neg, sc: Scope) -> str:
+        v = self.ex(node.operand, sc)
+        self.need(f"type({v}) is not int", node, "'-' needs a number", v)
+        return self.store(f"-{v}")
+
+    def g_Seat(self, node: n.Seat, sc: Scope) -> str:
+        p = self.ex(node.player, sc)
+        self.need(f"type({p}) is not int", node, "'left of'/'right of' needs a player", p)
+        return self.store(f"({p} + {node.step}) % {self.rules.players}")
+
+    def g_UserCall(self, node: n.UserCall, sc: Scope) -> str:
+        fname = self.user_function(node.func)
+        you = self.store(sc.you) if sc.params is None else sc.you
+        this = self.store(sc.this) if sc.params is None else sc.this
+        args = [self.ex(a, sc) for a in node.args]
+        params = self.compiler.functions[node.func].params
+        args = args[: len(params)] + ["None"] * (len(params) - len(args))
+        return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
+
+    def g_Call(self, node: n.Call, sc: Scope) -> str:
+        sig = FUNCTIONS[node.func]
+        nc = self.node_const(node)
+        w = self.w
+        if sig.per_item:
+            coll = self.ex(node.args[0], sc)
+            key = f"k{self._tmp}"
+            self._tmp += 1
+            it = self.tmp()
+            w.line(f"def {key}({it}):")
+            w.indent()
+            value = self.ex(node.args[1], sc.with_it(it))
+            w.line(f"return {value}")
+            w.dedent()
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            w.line("try:")
+            w.line(f"    {t} = {impl}(ctx, {coll}, {key})")
+            w.line("except TypeError as exc:")
+            w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
+            return t
+        args = [self.ex(a, sc) for a in node.args]
+        if node.func == "count" and len(args) == 1 and self.is_zone(args[0]):
+            return self.store(f"len(S.zones[{args[0]}])")
+        if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
+            a = args[0]
+            return self.store(f"len({a})" if self.shapes[a] == "tuple" else f"len(S.zones[{a}])")
+        if node.func == "count" and len(args) == 1 and is_local(args[0]):
+            a = args[0]
+            t = self.tmp()
+            w.line(f"if type({a}) is str: {t} = len(S.zones[{a}])")
+            w.line(f"elif {a} is None: {t} = 0")
+            w.line(f"elif isinstance({a}, (tuple, list)): {t} = len({a})")
+            w.line(f"else: {t} = 1")
+            return t
+        if node.func == "shared_props" and len(args) >= 3 and all(
+            type(a) is n.Literal and a.value in self.rules.prop_tables for a in node.args[2:]
+        ):
+            a, b = args[0], args[1]
+            t = self.tmp()
+            terms = " + ".join(
+                f"({tab}[{a}] == {tab}[{b}])"
+                for tab in (self.const("P", v, self.rules.prop_tables[v]) for v in (getattr(p, "value") for p in node.args[2:]))
+            )
+            w.line(f"if type({a}) is not int or type({b}) is not int: {t} = 0")
+            w.line(f"else: {t} = 0 + {terms}")
+            return t
+        if node.func == "prop" and len(args) == 2:
+            card, prop = args
+            tables = self.const("C", "prop_tables", self.rules.prop_tables)
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            w.line(f"if type({card}) is int and type({prop}) is str and {prop} in {tables}: "
+                   f"{t} = {tables}[{prop}][{card}]")
+            w.line("else:")
+            w.line("    try:")
+            w.line(f"        {t} = {impl}(ctx, {card}, {prop})")
+            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
+            w.line(f"        _call_failed({nc}, ({card}, {prop}), exc)")
+            return t
+        if node.func == "usable" and type(node.args[1]) is n.Literal and type(node.args[1].value) is str:
+            # per card: 0 no such ability, 1 an ability without 'when', 2 one whose 'when' must be asked
+            ability = node.args[1].value
+            defs, itype = self.rules.defs, self.rules.instance_type
+            kinds = tuple(
+                0 if (a := defs[t].abilities.get(ability)) is None else 1 if a.when is None else 2 for t in itype
+            )
+            table = self.const("U", ability, kinds)
+            card = args[0]
+            t = self.tmp()
+            impl = self.const("I", node.func, sig.impl)
+            values = "".join(", " + a for a in args)
+            w.line(f"if type({card}) is int and 0 <= {card} < {len(kinds)} and {table}[{card}] != 2: "
+                   f"{t} = {table}[{card}] == 1")
+            w.line("else:")
+            w.line("    try:")
+            w.line(f"        {t} = {impl}(ctx{values})")
+            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
+            w.line(f"        _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+            return t
+        if node.func == "first" and len(args) == 1:
+            items = self._items(args[0], copy=False)
+            return self.store(f"{items}[0] if {items} else None")
+        t = self.tmp()
+        impl = self.const("I", node.func, sig.impl)
+        values = "".join(", " + a for a in args)
+        w.line("try:")
+        w.line(f"    {t} = {impl}(ctx{values})")
+        w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
+        w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
+        if str(getattr(sig.impl, "__annotations__", {}).get("return", "")).startswith("tuple"):
+            self.shapes[t] = "tuple"  # the built-in says (and mypy checks) that it gives a collection
+        return t

@@ -1,0 +1,170 @@
+"""The code writer for blocks that can pause: ``FrameWriter`` writes a block whose statements can
+stop for a decision as one *block function* ``xK(state, E, pc)`` for its frame ``(block, pc,
+None, E)``.
+
+The function is a chain of ``if pc <= K:`` sections, one per run of statements that never pause
+(written out inline, ``StatementWriter``) and one per statement that can. Before a statement that
+can pause, the frame is left exactly as the interpreter's ``h_block`` leaves it (``pc`` past the
+statement, or popped when the statement is the last: tail position), and the statement's frame is
+pushed; then the statement runs at once, in this Python call, instead of going back round the
+interpreter's loop: a procedure call or an 'if' calls the block function of the body it enters, a
+choice or a menu is written out up to its question (``ChoiceWriter``), and any other statement is
+run by the interpreter's ``drive`` (its frame and those it pushes, until it is done or a question
+is pending). When that returns with no question asked and this frame on top again, the block goes
+on; otherwise it returns and the frames on the stack are what the interpreter would have left (so
+a pending decision, clone, to_json and resample see the same frames). ``State.nested`` bounds the
+nesting of these Python calls (past it the run loop takes over); each frame entered counts as a
+step of the run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...lang import nodes as n
+from .choices import ChoiceWriter
+from .statements import StatementWriter
+from .writer import Scope, effect_scope
+
+
+class FrameWriter(StatementWriter, ChoiceWriter):
+    """Writes the block functions of blocks that can pause (see the module's docstring)."""
+
+    def block(self, block: Any) -> str:
+        """Write ``def xK(state, E, pc)``, the frame of ``block`` run from ``pc`` (see the module docstring)."""
+        self._roots += 1
+        name = f"x{self._roots}"
+        w = self.w
+        w.span = block.span
+        w.line(f"def {name}(state, E, pc):")
+        w.indent()
+        w.line("S = state")
+        w.line("ctx = S.ctx")
+        w.line("ctx.env = E")
+        w.line("stack = S.stack")
+        scope = effect_scope()
+        body = block.body
+        pauses = self.compiler.can_pause
+        bnode = self.node_const(block)
+        k = 0
+        while k < len(body):
+            w.span = body[k].span
+            w.line(f"if pc <= {k}:")
+            w.indent()
+            if pauses(body[k]):
+                self.pausing(body[k], bnode, k, k + 1 == len(body), scope)
+                k += 1
+            else:
+                while k < len(body) and not pauses(body[k]):
+                    self.stmt(body[k], scope)
+                    k += 1
+            w.dedent()
+        w.span = block.span
+        w.line("stack.pop()")
+        w.dedent()
+        return name
+
+    def pausing(self, stmt: Any, bnode: str, k: int, tail: bool, sc: Scope) -> None:
+        """Write the section of a block for its statement ``k``, which can pause (see ``block``)."""
+        w = self.w
+        frame = self.tmp()
+        if tail:
+            w.line("stack.pop()")
+        else:
+            w.line(f"{frame} = ({bnode}, {k + 1}, None, E)")
+            w.line(f"stack[-1] = {frame}")
+        self.run_pausing(stmt, sc)
+        if tail:
+            w.line("return")
+        else:
+            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
+            w.line("ctx.env = E")
+
+    def run_pausing(self, stmt: Any, sc: Scope) -> None:
+        """Write: run ``stmt`` (which can pause) now, its frame on the stack while it runs."""
+        w = self.w
+        kind = type(stmt)
+        if kind is n.CallProc and stmt.name in self.compiler.procedures:
+            proc = self.compiler.procedures[stmt.name]
+            env = self.tmp()
+            w.line(f'{env} = {{"$you": E.get("$you"), "$this": E.get("$this")}}')
+            w.line(f'if "$by" in E: {env}["$by"] = E["$by"]')  # the procedure acts for an option's chooser
+            for param, arg in zip(proc.params, stmt.args):
+                value = self.ex(arg, sc)
+                w.line(f"{env}[{param!r}] = {value}")
+            self.enter(proc.body, env)
+        elif kind is n.If:
+            opened = 0
+            for cond, branch in stmt.branches:
+                c = self.ex(cond, sc)
+                w.line(f"if {c}:")
+                w.indent()
+                self.enter(branch, "E")
+                w.dedent()
+                w.line("else:")
+                w.indent()
+                w.line("pass")
+                opened += 1
+            if stmt.orelse is not None:
+                self.enter(stmt.orelse, "E")
+            for _ in range(opened):
+                w.dedent()
+        elif kind is n.Choose:
+            self.push(stmt)
+            self.choose(stmt, sc)
+        elif kind is n.Menu and id(stmt) in self.compiler.menus:
+            self.push(stmt)
+            self.offer(stmt, sc)
+        else:
+            self.drive(stmt)
+
+    def drive(self, stmt: Any) -> None:
+        """Write: push the frame of ``stmt`` and let the interpreter run it, and the frames it pushes,
+        from here (``interpreter.drive``) until it is done or a question is pending."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")
+        w.line("S.nested += 1")
+        w.line(f"{self.const('Q', 'drive', self.compiler.machine['drive'])}(S, len(stack) - 1)")
+        w.line("S.nested -= 1")
+
+    def push(self, stmt: Any) -> str:
+        """Write: push the frame of ``stmt`` (at its start, in the block's locals); returns its local."""
+        pushed = self.tmp()
+        self.w.line(f"{pushed} = ({self.node_const(stmt)}, 0, None, E)")
+        self.w.line(f"stack.append({pushed})")
+        self.count_frame()
+        return pushed
+
+    def enter(self, block: Any, env: str) -> None:
+        """Write: push the frame of ``block`` with locals ``env`` and run it now (see ``block``)."""
+        w = self.w
+        w.line(f"stack.append(({self.node_const(block)}, 0, None, {env}))")
+        self.count_frame()
+        w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")  # the run loop goes on from the frames
+        w.line("S.nested += 1")
+        w.line(f"{self.block_ref(block)}(S, {env}, 0)")
+        w.line("S.nested -= 1")
+
+    def count_frame(self) -> None:
+        """Write: one more frame handled in this run, against the step and depth limits (as ``run``)."""
+        w = self.w
+        w.line("S.steps += 1")
+        w.line("if S.steps > S.game.step_limit or len(stack) > S.game.depth_limit: "
+               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, stack[-1], S.steps > S.game.step_limit)")
+
+    def block_ref(self, block: Any) -> str:
+        """The module name of ``block``'s block function: a stand-in until it is first called, which
+        compiles it and puts it in its place."""
+        key = ("X", id(block))
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = f"X{len(self._consts)}"
+            compiler, ns = self.compiler, self.ns
+
+            def first_call(*args: Any) -> Any:
+                fn = ns[name] = compiler.block_fn(block)
+                return fn(*args)
+
+            self._new_consts[name] = compiler.blocks.get(id(block), first_call)
+        return name
