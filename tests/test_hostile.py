@@ -715,18 +715,18 @@ def test_an_arranged_save_loads_only_when_trusted(a_save) -> None:
 @pytest.mark.parametrize("error", [KeyboardInterrupt, MemoryError, RuntimeError])
 def test_apply_is_atomic_whatever_interrupts_it(a_save, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
     """An exception of any kind inside apply (a caller's timeout, Ctrl-C) leaves the state exactly as it was."""
-    from rulecore.engine import interpreter
+    from rulecore.engine.interpreter import driver
 
     game, _, text = a_save
     state = game.load_state(text)
-    real = interpreter.resume
+    real = driver.resume
 
     def interrupted(s: rulecore.State, index: int) -> None:
         real(s, index)  # the action has been carried out, then the interruption comes (once)
-        monkeypatch.setattr(interpreter, "resume", real)
+        monkeypatch.setattr(driver, "resume", real)
         raise error()
 
-    monkeypatch.setattr(interpreter, "resume", interrupted)
+    monkeypatch.setattr(driver, "resume", interrupted)
     with pytest.raises(error):
         state.apply(state.legal_actions()[0])
     assert state.to_json() == text

@@ -1,6 +1,8 @@
 """The running game: what never changes in one game (``rules``), effects compiled to Python
-(``compiler``), the interpreter of the statements that pause (``interpreter``), the attrs state
-model (``state``), its seeded random generator (``rng``), and ``Game`` (``game``).
+(``compiler``), the interpreter of the statements that pause (the package ``interpreter``), the
+attrs state model and its play methods (``state``), what each player may know of it (``views``),
+saving and loading it (``saves``), laying out a scenario (``scenarios``), its seeded random
+generator (``rng``), and ``Game`` (``game``).
 
 How effects run (compiled execution)
 ------------------------------------
