@@ -634,7 +634,7 @@ def test_a_refusal_of_a_save_can_always_be_printed(a_save) -> None:
 def test_every_field_of_a_save_has_a_malformed_case(a_save) -> None:
     """Each top-level field of a save is broken by some case of MALFORMED (a new field needs its case)."""
     _, _, text = a_save
-    checked = {"format", "game", "fingerprint", "players", "options"}  # refused by other tests here and in test_state.py
+    checked = {"format", "game", "fingerprint", "players", "options"}  # refused by other tests here and in test_saves.py
     named = " ".join(message for _, message in MALFORMED.values())
     assert {key for key in json.loads(text) if f"'{key}" not in named} <= checked
 

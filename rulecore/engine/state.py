@@ -67,8 +67,8 @@ class State:
     # the pending decision as plain tuples: (player, prompt, actions, kind, labels); ``decision``
     # builds the documented attrs ``Decision`` from it only when it is read
     asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
-    steps: int  # effect steps in the current run (interpreter.run), against Game.step_limit
-    nested: int  # frames running inside one another's Python calls in the current run (interpreter.run)
+    steps: int  # effect steps in the current run (interpreter.driver.run), against Game.step_limit
+    nested: int  # frames running inside one another's Python calls in the current run (interpreter.driver.run)
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events

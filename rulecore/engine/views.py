@@ -76,7 +76,7 @@ def view_key(state: "State", player: int) -> tuple[Any, ...]:
     without building the view: its fields in the same order, as tuples (a zone: the card types the
     seat sees, None for a hidden card, with its marks if any; a zone it cannot see: its count, with
     the face-up types if any).  For the bots' memory of decisions they met; keep it in step with
-    ``view`` (tests/test_state.py pins the two together)."""
+    ``view`` (tests/test_views.py pins the two together)."""
     rules = state.rules
     state._check_player(player)
     types = rules.instance_type
