@@ -12,7 +12,7 @@
 from .cardset.limits import Limits
 from .cardset.loader import Cardset, load_cardset
 from .engine.game import Game
-from .engine.interpreter import Decision, Option
+from .engine.interpreter.decisions import Decision, Option
 from ._resources import builtin_cardsets
 from .engine.state import State
 from .errors import (

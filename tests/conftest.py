@@ -120,3 +120,9 @@ class Tiny:
 def tiny() -> Tiny:
     """The tiny inline cardset builder."""
     return Tiny()
+
+
+@pytest.fixture(scope="module")
+def wh() -> rulecore.Cardset:
+    """The built-in Witching Hour cardset."""
+    return rulecore.load_cardset("witching-hour")

@@ -1,4 +1,4 @@
-"""Helpers every game's scenario tests use to read the table."""
+"""Helpers every game's scenario tests use to read the table, and to play a game on at random."""
 
 from __future__ import annotations
 
@@ -58,3 +58,18 @@ def random_play(game: rulecore.Game, seed: int, steps: int) -> rulecore.State:
 def events(state: rulecore.State, kind: str, player: int | None = None) -> list[dict[str, Any]]:
     """The events of one type, as ``player`` sees them (None: all)."""
     return [e for e in state.events(player) if e["type"] == kind]
+
+
+def play(state: rulecore.State, steps: int, seed: int = 0) -> rulecore.State:
+    """Apply up to ``steps`` random legal actions (fewer if the game ends)."""
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+    return state
+
+
+def finish(state: rulecore.State, seed: int = 0) -> rulecore.State:
+    """Play ``state`` on at random (seeded by ``seed``) to its end."""
+    return play(state, 10_000, seed)

@@ -634,7 +634,7 @@ def test_a_refusal_of_a_save_can_always_be_printed(a_save) -> None:
 def test_every_field_of_a_save_has_a_malformed_case(a_save) -> None:
     """Each top-level field of a save is broken by some case of MALFORMED (a new field needs its case)."""
     _, _, text = a_save
-    checked = {"format", "game", "fingerprint", "players", "options"}  # refused by other tests here and in test_state.py
+    checked = {"format", "game", "fingerprint", "players", "options"}  # refused by other tests here and in test_saves.py
     named = " ".join(message for _, message in MALFORMED.values())
     assert {key for key in json.loads(text) if f"'{key}" not in named} <= checked
 
@@ -715,18 +715,18 @@ def test_an_arranged_save_loads_only_when_trusted(a_save) -> None:
 @pytest.mark.parametrize("error", [KeyboardInterrupt, MemoryError, RuntimeError])
 def test_apply_is_atomic_whatever_interrupts_it(a_save, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
     """An exception of any kind inside apply (a caller's timeout, Ctrl-C) leaves the state exactly as it was."""
-    from rulecore.engine import interpreter
+    from rulecore.engine.interpreter import driver
 
     game, _, text = a_save
     state = game.load_state(text)
-    real = interpreter.resume
+    real = driver.resume
 
     def interrupted(s: rulecore.State, index: int) -> None:
         real(s, index)  # the action has been carried out, then the interruption comes (once)
-        monkeypatch.setattr(interpreter, "resume", real)
+        monkeypatch.setattr(driver, "resume", real)
         raise error()
 
-    monkeypatch.setattr(interpreter, "resume", interrupted)
+    monkeypatch.setattr(driver, "resume", interrupted)
     with pytest.raises(error):
         state.apply(state.legal_actions()[0])
     assert state.to_json() == text

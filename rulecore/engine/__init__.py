@@ -1,7 +1,9 @@
 """The running game: what never changes in one game (``rules``), effects compiled to Python
 (``codegen``, a package whose docstring says how compiled effects run), the interpreter of the
-statements that pause (``interpreter``), the attrs state model (``state``), its seeded random
-generator (``rng``), and ``Game`` (``game``).
+statements that pause (the package ``interpreter``), the attrs state model and its play methods
+(``state``), what each player may know of it (``views``), saving and loading it (``saves``),
+laying out a scenario (``scenarios``), its seeded random generator (``rng``), and ``Game``
+(``game``).
 
 The decision path is lean: the pending decision is kept as tuples (``State.asking``) and the
 attrs ``Decision`` built only when read; ``apply`` finds the action with ``tuple.index``;

@@ -10,7 +10,6 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping
 
-from . import interpreter as interp
 from . import knowledge
 from ..cardset.fingerprint import fingerprint
 from .actions import ActionCodec
@@ -18,7 +17,9 @@ from .observation import Observer
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
-from .state import State, state_from_json
+from .interpreter.driver import run
+from .saves import state_from_json
+from .state import State
 from ..errors import IllegalActionError, OptionError, RuleError
 
 _MASK = (1 << 64) - 1
@@ -60,7 +61,7 @@ class Game:
         for name, value in limits:
             if type(value) is not int or value < 1:
                 raise OptionError(f"{name} must be a positive integer (got {value!r})")
-        self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.run)
+        self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.driver.run)
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
         self.event_limit = event_limit  # entries of the event log; the last one then says it is full
@@ -177,7 +178,7 @@ class Game:
         s.sealing = None
         s.sealed_cards = {}
         knowledge.reset(s)
-        interp.run(s)
+        run(s)
         return s
 
     def load_state(self, text: str, *, trusted: bool = False) -> State:
@@ -190,7 +191,7 @@ class Game:
         a save can reach play.  An arranged state (``State.arrange``) cannot be replayed, so it
         loads only with ``trusted=True``: load such saves only from a source you trust.
         """
-        return state_from_json(self, text, trusted=trusted)
+        return state_from_json(State(self), text, trusted=trusted)
 
     def replay(self, seed: int, actions: Iterable[str]) -> State:
         """The state reached from ``seed`` by ``actions``; identical to the original."""

@@ -45,9 +45,9 @@ from bisect import bisect_left
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import interpreter as interp
 from . import knowledge
 from ..lang import nodes as n
+from .interpreter.driver import run
 from .rng import Rng
 from ..errors import RuleError
 
@@ -338,7 +338,7 @@ def _ask_again(new: "State", player: int) -> "State | None":
     trial.asking = None
     trial.stack[-1] = (node, 0, None, trial.stack[-1][3])
     try:
-        interp.run(trial)
+        run(trial)
     except RuleError:
         return None
     if trial.asking is None or trial.asking[0] != asking[0] or len(trial.log) != len(new.log):

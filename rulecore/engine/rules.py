@@ -11,8 +11,11 @@ from ..cardset.loader import Cardset
 from ..lang import nodes as n
 from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk
-from . import interpreter as interp
 from .codegen.compiler import Compiler
+from .interpreter.driver import MACHINE
+from .interpreter.frames import Ctx
+from .interpreter.signals import menu_answers
+from .interpreter.simple import SIMPLE
 from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
 
 
@@ -39,8 +42,7 @@ class Rules:
         self.seats = tuple(range(players))
         self.opponents = tuple(tuple((p + k) % players for k in range(1, players)) for p in range(players))
         self.defs = cardset.cards
-        self.compiler = Compiler(cardset.functions, interp.SIMPLE, cardset.procedures, interp.menu_answers,
-                                 interp.MACHINE)
+        self.compiler = Compiler(cardset.functions, SIMPLE, cardset.procedures, menu_answers, MACHINE)
         self.fn = self.compiler
         self._labellers: dict[str, Any] = {}  # kind -> its labeller (see ``labeller``)
 
@@ -72,7 +74,7 @@ class Rules:
         self.zone_seers = zone_seers(self.zone_visibility, self.zone_owner, players)  # zone key -> who sees it
         # card instances
         types: list[str] = []
-        ctx = interp.Ctx.__new__(interp.Ctx)
+        ctx = Ctx.__new__(Ctx)
         ctx.state = _NoState()  # type: ignore[assignment]
         ctx.rules = self  # type: ignore[assignment]
         ctx.env = {"$you": None, "$this": None}
@@ -165,7 +167,7 @@ class Rules:
         if a.when is None:
             return True
         you = user[0] if user else ctx.env.get("$you")
-        sub = interp.Ctx(ctx.state, {"$you": you, "$this": card})
+        sub = Ctx(ctx.state, {"$you": you, "$this": card})
         return bool(self.fn(a.when)(sub))
 
     # ---- labels

@@ -27,7 +27,7 @@ class Compiler(Closures):
         self.procedures = procedures or {}  # the cardset's procedures: name -> Procedure
         # (state, event, player, passed) -> [(label, card)]: the cards answering an event, for menus
         self.answers = answers
-        # what block functions call of the interpreter (see ``interpreter.MACHINE``): "ran_away",
+        # what block functions call of the interpreter (see ``interpreter.driver.MACHINE``): "ran_away",
         # "drive", "choice_counts", "ask_choice", "offer"; "direct_depth", how many frames may run
         # inside one another's Python calls
         self.machine = machine or {}

@@ -120,7 +120,7 @@ class FrameWriter(StatementWriter, ChoiceWriter):
 
     def drive(self, stmt: Any) -> None:
         """Write: push the frame of ``stmt`` and let the interpreter run it, and the frames it pushes,
-        from here (``interpreter.drive``) until it is done or a question is pending."""
+        from here (``interpreter.driver.drive``) until it is done or a question is pending."""
         w = self.w
         w.line(f"stack.append(({self.node_const(stmt)}, 0, None, E))")
         w.line(f"if S.nested >= {self.compiler.machine['direct_depth']}: return")

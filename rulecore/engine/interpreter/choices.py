@@ -1,0 +1,228 @@
+"""Choices and menus: the statements that ask a player.
+
+``choose`` picks values (one, exactly N, up to N, any number), one question per pick; a menu
+offers labelled options (fixed, one per item of a collection, or a card's answer to an event)
+and runs the chosen option's body for its chooser.  ``h_*`` asks (or takes the only answer
+there is), ``r_*`` carries out the answer given to ``resume``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...lang import nodes as n
+from ...lang.functions import cards_of, describe_value, items_of
+from ...errors import RuleError
+from .frames import Frame, actor, ctx_for, enter, ev, leave_option
+from .signals import announce_use, menu_answers
+
+if TYPE_CHECKING:
+    from ..state import State
+
+
+def _chooser(state: "State", node: Any, env: dict) -> int:
+    who = ev(state, node.chooser, env) if node.chooser is not None else env.get("$you")
+    if type(who) is not int or not 0 <= who < state.rules.players:
+        raise RuleError(f"a choice needs a player to make it, got {describe_value(who)}", node.span)
+    return who
+
+
+def _prompt(state: "State", node: Any, env: dict) -> str | None:
+    """The prompt of a choice: its literal text, or the text it joins with '+' worked out now."""
+    prompt = node.prompt
+    if prompt is None or type(prompt) is str:
+        return prompt
+    value = ev(state, prompt, env)
+    return value if type(value) is str else state.rules.text(value, None)
+
+
+def h_choose(state: "State", frame: Frame) -> None:
+    node, pc, data, env = frame
+    if data is None:
+        data = choice_data(state, node, env)
+    ask_choice(state, node, pc, data, env)
+
+
+def choice_data(state: "State", node: n.Choose, env: dict) -> tuple[Any, ...]:
+    """What a choice picks from, before the first pick: (values, picked, how many, may stop early)."""
+    source = ev(state, node.source, env)
+    values = items_of(ctx_for(state, env), source)
+    if node.kind in ("set",) and type(source) is tuple:
+        values = tuple(cards_of(ctx_for(state, env), v) for v in values)
+    count = None
+    if node.count is not None:
+        count = ev(state, node.count, env)
+    return choice_counts(node, values, count)
+
+
+def choice_counts(node: n.Choose, values: tuple[Any, ...], count: Any) -> tuple[Any, ...]:
+    """``choice_data`` from the values and the number asked for (None: as many as there are)."""
+    if count is not None and type(count) is not int:
+        raise RuleError(f"'choose' needs a number of items, got {describe_value(count)}", node.span)
+    if node.mode == "one":
+        if not values:
+            raise RuleError(f"nothing to choose from for '{node.var}'", node.span)
+        return (values, (), 1, False)
+    need = len(values) if count is None else count
+    if node.mode == "exactly" and need > len(values):
+        raise RuleError(f"cannot choose {need} from {len(values)}", node.span)
+    return (values, (), min(need, len(values)), node.mode == "upto")
+
+
+def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], env: dict) -> None:
+    """The choice's frame on top of the stack with its progress ``data``: ask for the next pick, take
+    the only one there is, or end the choice (its variable set, the frame popped)."""
+    values, picked, need, optional = data
+    if len(picked) >= need or (not values):
+        env[node.var] = picked if node.mode != "one" else picked[0]
+        state.stack.pop()
+        return
+    rules = state.rules
+    kind = node.kind
+    plain = list(map(rules.labeller(kind), values))
+    if len(set(plain)) == len(plain):
+        labels = dict(zip(plain, range(len(plain))))
+    else:
+        if kind in ("card", "cards"):
+            # same-looking cards in different zones are different choices: say where each is
+            zones_of: dict[str, set[str]] = {}
+            for label, value in zip(plain, values):
+                zones_of.setdefault(label, set()).add(state.where[value])
+            plain = [
+                f"{label} ({state.zone_label(state.where[value])})" if len(zones_of[label]) > 1 else label
+                for label, value in zip(plain, values)
+            ]
+        labels = {}
+        for i, label in enumerate(plain):
+            if label not in labels:  # the first value of each label
+                labels[label] = i
+    if optional:
+        labels[rules.done_label] = -1
+    if len(labels) == 1 and not node.always:
+        _pick(state, (node, pc, data, env), node, data, next(iter(labels.values())))
+        return
+    chooser = _chooser(state, node, env)
+    prompt = _prompt(state, node, env) or f"Choose {kind}"
+    if node.mode != "one" and need > 1:
+        prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
+    state.stack[-1] = (node, pc, data, env)
+    state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), kind)
+
+
+def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
+    values, picked, need, optional = data
+    env = frame[3]
+    if index < 0:  # done
+        values = ()
+    else:
+        picked = picked + (values[index],)
+        if len(picked) < need:  # more to pick: from the values left
+            values = values[:index] + values[index + 1 :]
+    if len(picked) >= need or not values:  # the choice is made: as h_choose would finish it next
+        env[node.var] = picked if node.mode != "one" else picked[0]
+        state.stack.pop()
+        return
+    state.stack[-1] = (node, 1, (values, picked, need, optional), env)
+
+
+def r_choose(state: "State", frame: Frame, index: int) -> None:
+    node = frame[0]
+    _pick(state, frame, node, frame[2], state.pending_values[index])
+
+
+def h_menu(state: "State", frame: Frame) -> None:
+    node, pc, _, env = frame
+    if pc == 2:  # the chosen option's body has run
+        leave_option(frame)
+        state.stack.pop()
+        return
+    rules = state.rules
+    ctx = ctx_for(state, env)
+    chooser = _chooser(state, node, env)
+    generated = rules.compiler.menus.get(id(node))
+    if generated is not None:
+        ctx.env = env
+        entries = generated(ctx, chooser)
+        if not entries:
+            raise RuleError("no option of this choice is available", node.span)
+        offer(state, node, env, chooser, entries)
+        return
+    fn = rules.compiler.cache
+    entries: list[tuple[str, int, Any]] = []  # type: ignore[no-redef]
+    seen: set[str] = set()
+    for idx, item in enumerate(node.items):
+        if isinstance(item, n.AnswerOption):
+            for label, card in menu_answers(state, item.event, chooser, {k: env.get(k) for k in item.passes}):
+                if label not in seen:
+                    seen.add(label)
+                    entries.append((label, idx, card))
+            continue
+        if isinstance(item, n.StaticOption):
+            if item.cond is None or fn[id(item.cond)](ctx):
+                if item.label not in seen:
+                    seen.add(item.label)
+                    entries.append((item.label, idx, None))
+            continue
+        had = item.var in env
+        old = env.get(item.var)
+        cond = fn[id(item.cond)] if item.cond is not None else None
+        label_fn = fn[id(item.label)] if item.label is not None else None
+        for value in items_of(ctx, fn[id(item.source)](ctx)):
+            env[item.var] = value
+            if cond is not None and not cond(ctx):
+                continue
+            if label_fn is not None:
+                label = label_fn(ctx)
+            elif item.kind is not None:
+                label = rules.label_for(item.kind, value)
+            else:
+                label = rules.label_value(value)
+            label = str(label)
+            if label not in seen:
+                seen.add(label)
+                entries.append((label, idx, value))
+        if had:
+            env[item.var] = old
+        else:
+            env.pop(item.var, None)
+    if not entries:
+        raise RuleError("no option of this choice is available", node.span)
+    offer(state, node, env, chooser, tuple(entries))
+
+
+def offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tuple[str, int, Any], ...]) -> None:
+    """Ask ``chooser`` for one of a menu's available options ``data`` (label, item, value), or take
+    the only one there is (unless the menu says ``always``)."""
+    if len(data) == 1 and not node.always:
+        _take_option(state, (node, 1, data, env), 0)
+        return
+    state.stack[-1] = (node, 1, data, env)
+    state.ask(chooser, _prompt(state, node, env) or "Choose", next(zip(*data)), tuple(range(len(data))), "option")
+
+
+def _take_option(state: "State", frame: Frame, index: int) -> None:
+    node, _, entries, env = frame
+    label, idx, value = entries[index]
+    item = node.items[idx]
+    if isinstance(item, n.AnswerOption):
+        chooser = _chooser(state, node, env)
+        ability = state.rules.trigger_ability(item.event, value)
+        announce_use(state, value, chooser)
+        state.stack.pop()
+        enter(state, (ability.body, 0, None, {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}}))
+        return
+    chooser = _chooser(state, node, env)
+    if isinstance(item, n.DynamicOption):
+        env[item.var] = value
+    if chooser == actor(env):
+        state.stack.pop()
+        enter(state, (item.body, 0, None, env))
+        return
+    # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
+    state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
+    env["$by"] = chooser
+    enter(state, (item.body, 0, None, env))
+
+
+def r_menu(state: "State", frame: Frame, index: int) -> None:
+    _take_option(state, frame, state.pending_values[index])
