@@ -1,4 +1,5 @@
-"""Information-set Monte Carlo tree search over resampled states (single-observer IS-MCTS).
+"""The ``ismcts`` bot and its search: information-set Monte Carlo tree search over resampled states
+(single-observer IS-MCTS).
 
 Before searching, ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (the seat's
 knowledge only: never the true state); each iteration plays on a clone of the next of them, in
@@ -25,7 +26,51 @@ import math
 import random
 from typing import Any, Protocol, Sequence
 
-from ..errors import RuleError
+from ..errors import RuleError, RulecoreError
+from .memory import Memory, MemoryBot
+from .protocol import GameState
+
+
+class ISMCTSBot(MemoryBot):
+    """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
+
+    ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (0: a new one every
+    iteration) and ``iterations`` iterations search them in turn with one shared tree (see
+    ``search`` below): UCB with exploration constant ``c``, playouts of at most
+    ``depth`` decisions below the tree, each taking the best of ``width`` actions one ply
+    ahead for its chooser (0: at random), cut-offs valued by each seat's heuristic lead over
+    its best rival (so a cardset without a heuristic wants a long random playout).
+    Its choice depends only on what its seat may know and its seed.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
+                 width: int = 8) -> None:
+        if iterations < 1 or worlds < 0:
+            raise RulecoreError(
+                f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
+        if depth < 0 or not c >= 0:
+            raise RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
+        self.seed = seed
+        self.iterations = iterations
+        self.c = c
+        self.depth = depth
+        self.worlds = worlds
+        self.width = width
+        self.rng = random.Random(seed)
+        self.memory = Memory()
+
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        if len(untried) == 1:
+            return untried[0]
+        allowed = untried if len(untried) < len(actions) else None
+        return search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng,
+                      allowed, self.worlds, self.width)
+
+    def __repr__(self) -> str:
+        return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
+                f"worlds={self.worlds})")
 
 
 class Searchable(Protocol):
