@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Protocol, Sequence
+from typing import Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
@@ -73,27 +73,6 @@ class ISMCTSBot(MemoryBot):
                 f"worlds={self.worlds})")
 
 
-class Searchable(Protocol):
-    """What the search asks of a state (rulecore's ``State`` has it all)."""
-
-    @property
-    def current_player(self) -> int | None: ...
-
-    def legal_actions(self) -> list[str]: ...
-
-    def apply(self, action: str) -> object: ...
-
-    def clone(self) -> Any: ...
-
-    def resample(self, player: int, seed: int) -> Any: ...
-
-    def is_terminal(self) -> bool: ...
-
-    def returns(self) -> Sequence[float]: ...
-
-    def heuristic(self, player: int) -> float: ...
-
-
 class _Stats:
     """One action at one node: how often it was legal and tried, and what it was worth to its chooser."""
 
@@ -139,7 +118,7 @@ class _Scale:
         return value / s.visits
 
 
-def search(state: Searchable, me: int, players: int, iterations: int, c: float, depth: int,
+def search(state: GameState, me: int, players: int, iterations: int, c: float, depth: int,
            rng: random.Random, allowed: Sequence[str] | None = None, worlds: int = 0, width: int = 0) -> str:
     """The action IS-MCTS picks for seat ``me`` (who must be deciding in ``state``), among
     ``allowed`` when given (the bot's untried actions at a decision it met before), over
@@ -218,7 +197,7 @@ def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: rand
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: Searchable, depth: int, width: int, rng: random.Random,
+def _playout(world: GameState, depth: int, width: int, rng: random.Random,
              players: int) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
     every seat's heuristic).  Each decision takes, among ``width`` of its actions drawn at
@@ -250,11 +229,11 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random, players: int) -> Any:
+def _greedy_step(world: GameState, actions: Sequence[str], rng: random.Random, players: int) -> GameState:
     """The world after the action of ``actions`` best for its chooser one action ahead (a won
     game, else the best lead over its best rival, see ``_margins``)."""
     who: int = world.current_player  # type: ignore[assignment]
-    best: list[Any] = []
+    best: list[GameState] = []
     top = -math.inf
     for a in actions:
         child = world.clone()
