@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import inspect
+import os
 import random
+import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -311,6 +316,86 @@ def test_the_documented_example_bots_play(monkeypatch) -> None:
         state = new_state(players=2, seed=4)
         play_out(bots, state)
         assert state.is_terminal()
+
+
+REPO = Path(__file__).resolve().parent.parent
+BOTS_DOC = REPO / "docs" / "bots.md"
+
+
+def _doc_blocks(text: str) -> list[str]:
+    """The fenced ```python blocks of a page, in order."""
+    return re.findall(r"^```python\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+
+
+def _doc_session(text: str) -> tuple[str, list[str]]:
+    """The command of the page's indented '$ ' session (continued lines joined) and the lines it shows."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("    $ "))
+    command, at = lines[at][len("    $ "):], at + 1
+    while command.endswith("\\"):
+        command, at = command[:-1] + " " + lines[at].strip(), at + 1
+    shown = []
+    while at < len(lines) and lines[at].startswith("    "):
+        shown.append(lines[at][4:].rstrip())
+        at += 1
+    return command, shown
+
+
+def _run_as_documented(command: str) -> subprocess.CompletedProcess[str]:
+    """Run a documented shell command from the repository root, with this checkout's rulecore for
+    ``rulecore`` and its leading ``NAME=value`` words as environment variables."""
+    words = shlex.split(command)
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "COLUMNS")}
+    while "=" in words[0]:
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    assert words[0] == "rulecore", command
+    return subprocess.run([sys.executable, "-m", "rulecore", *words[1:]], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_worked_example_shows_the_code_of_mybots() -> None:
+    """docs/bots.md's worked example shows the Cautious bot as docs/examples/mybots.py has it."""
+    shown = next(block for block in _doc_blocks(BOTS_DOC.read_text(encoding="utf-8")) if "class Cautious" in block)
+    assert shown in (REPO / "docs" / "examples" / "mybots.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_worked_example_command_prints_what_the_doc_shows() -> None:
+    """docs/bots.md's `$ PYTHONPATH=docs/examples rulecore simulate ...` run from the repository root prints
+    the lines the page shows, in a row."""
+    command, shown = _doc_session(BOTS_DOC.read_text(encoding="utf-8"))
+    proc = _run_as_documented(command)
+    assert proc.returncode == 0, proc.stderr
+    printed = [line.rstrip() for line in proc.stdout.splitlines()]
+    found = any(printed[i:i + len(shown)] == shown for i in range(len(printed) - len(shown) + 1))
+    assert found, "docs/bots.md shows:\n" + "\n".join(shown) + "\n\nbut the command prints:\n" + "\n".join(
+        printed[:len(shown) + 2])
+
+
+@pytest.mark.slow
+def test_the_worked_example_in_python_prints_what_the_doc_says() -> None:
+    """docs/bots.md's Python form of the worked example, run from the repository root, prints what its
+    last line's comment says, and the same wins and mean scores as the command's table."""
+    text = BOTS_DOC.read_text(encoding="utf-8")
+    code = next(block for block in _doc_blocks(text) if "from rulecore.simulate import simulate" in block)
+    expected = code.rstrip().splitlines()[-1].split("# ", 1)[1]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == expected
+    rows = [line.split("│")[1:-1] for line in _doc_session(text)[1] if line.startswith("│")]
+    wins = tuple(int(cells[2]) for cells in rows)
+    scores = tuple(float(cells[4]) for cells in rows)
+    assert expected == f"{wins} {scores}"
+
+
+def test_the_bots_page_commands_give_a_game_count() -> None:
+    """Every `rulecore simulate` command of docs/bots.md says --games (1,000 games with search bots take hours)."""
+    commands = [line.strip() for line in BOTS_DOC.read_text(encoding="utf-8").splitlines()
+                if line.startswith("    ") and "rulecore simulate " in line]
+    assert len(commands) >= 4
+    for command in commands:
+        assert "--games" in command or command.endswith("\\"), command
 
 
 def test_api_docs_list_every_bot_with_its_signature():

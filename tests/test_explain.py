@@ -13,7 +13,8 @@ import rulecore
 from rulecore.lang import nodes as n
 from rulecore.cardset.loader import _Loader
 from rulecore.cardset.explain import _phases, explain_card, explain_game, quote, render_block, render_expr, tree_lines
-from rulecore.lang.parser import Symbols, parse_effect
+from rulecore.lang.names import Symbols
+from rulecore.lang.parser import parse_effect
 from rulecore._resources import builtin_path
 from rulecore.cardset.variants import read_cardset_file
 from rulecore.cli import app

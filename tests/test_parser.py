@@ -10,7 +10,8 @@ import pytest
 
 from rulecore.lang import nodes as n
 from rulecore.lang import parser as parser_module
-from rulecore.lang.parser import KEYWORDS, Symbols, _lark, parse_effect
+from rulecore.lang.names import KEYWORDS, Symbols
+from rulecore.lang.parser import _lark, parse_effect
 from rulecore.errors import Span
 
 SYM = Symbols(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import re
 import sys
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -233,12 +235,24 @@ def test_options_in_force_include_defaults() -> None:
 def test_missing_distributed_backend_is_a_clear_error(
     backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Asking for ray/dask when it is not installed raises RulecoreError saying so."""
+    """Asking for ray/dask when it is not installed raises RulecoreError naming the extra to install."""
     monkeypatch.setitem(sys.modules, backend, None)  # makes `import backend` fail
     if backend == "dask":
         monkeypatch.setitem(sys.modules, "distributed", None)  # the dask backend runs on distributed
-    with pytest.raises(rulecore.RulecoreError, match=f"pip install {backend}"):
+    with pytest.raises(rulecore.RulecoreError, match=re.escape(f"pip install 'rulecore[{backend}]'")):
         run(backend=backend)
+
+
+def test_missing_dask_advice_brings_the_distributed_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dask backend's install advice brings `distributed` (the extra and 'dask[distributed]'), never a bare dask."""
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(rulecore.RulecoreError) as caught:
+        run(backend="dask")
+    message = str(caught.value)
+    assert "pip install 'dask[distributed]'" in message
+    assert not re.search(r"pip install '?dask'?(?![\[\w])", message)
+    pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^dask = \[[^\]]*"dask\[distributed\]', pyproject, re.MULTILINE)  # the extra it names
 
 
 def _fake_ray() -> types.ModuleType:

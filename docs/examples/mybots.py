@@ -1,8 +1,8 @@
 """Example bots of your own for ``rulecore simulate --bots ...,mybots:Cautious`` (see docs/bots.md).
 
-Run from this folder (or put it on PYTHONPATH):
+From the repository root (the folder of this file on PYTHONPATH):
 
-    PYTHONPATH=docs/examples rulecore simulate witching-hour --players 2 --bots mybots:Cautious,random
+    PYTHONPATH=docs/examples rulecore simulate witching-hour --players 2 --games 200 --bots mybots:Cautious,random
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Information-set Monte Carlo tree search over resampled states (single-observer IS-MCTS).
+"""The ``ismcts`` bot and its search: information-set Monte Carlo tree search over resampled states
+(single-observer IS-MCTS).
 
 Before searching, ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (the seat's
 knowledge only: never the true state); each iteration plays on a clone of the next of them, in
@@ -23,30 +24,53 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Protocol, Sequence
+from typing import Sequence
 
-from ..errors import RuleError
+from ..errors import RuleError, RulecoreError
+from .memory import Memory, MemoryBot
+from .protocol import GameState
 
 
-class Searchable(Protocol):
-    """What the search asks of a state (rulecore's ``State`` has it all)."""
+class ISMCTSBot(MemoryBot):
+    """Information-set Monte Carlo tree search over worlds its seat cannot tell apart.
 
-    @property
-    def current_player(self) -> int | None: ...
+    ``worlds`` worlds are dealt with ``state.resample(me, seed)`` (0: a new one every
+    iteration) and ``iterations`` iterations search them in turn with one shared tree (see
+    ``search`` below): UCB with exploration constant ``c``, playouts of at most
+    ``depth`` decisions below the tree, each taking the best of ``width`` actions one ply
+    ahead for its chooser (0: at random), cut-offs valued by each seat's heuristic lead over
+    its best rival (so a cardset without a heuristic wants a long random playout).
+    Its choice depends only on what its seat may know and its seed.
+    """
 
-    def legal_actions(self) -> list[str]: ...
+    name = "ismcts"
 
-    def apply(self, action: str) -> object: ...
+    def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
+                 width: int = 8) -> None:
+        if iterations < 1 or worlds < 0:
+            raise RulecoreError(
+                f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
+        if depth < 0 or not c >= 0:
+            raise RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
+        self.seed = seed
+        self.iterations = iterations
+        self.c = c
+        self.depth = depth
+        self.worlds = worlds
+        self.width = width
+        self.rng = random.Random(seed)
+        self.memory = Memory()
 
-    def clone(self) -> Any: ...
+    def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
+        if len(untried) == 1:
+            return untried[0]
+        allowed = untried if len(untried) < len(actions) else None
+        return search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng,
+                      allowed, self.worlds, self.width)
 
-    def resample(self, player: int, seed: int) -> Any: ...
-
-    def is_terminal(self) -> bool: ...
-
-    def returns(self) -> Sequence[float]: ...
-
-    def heuristic(self, player: int) -> float: ...
+    def __repr__(self) -> str:
+        return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
+                f"worlds={self.worlds})")
 
 
 class _Stats:
@@ -94,7 +118,7 @@ class _Scale:
         return value / s.visits
 
 
-def search(state: Searchable, me: int, players: int, iterations: int, c: float, depth: int,
+def search(state: GameState, me: int, players: int, iterations: int, c: float, depth: int,
            rng: random.Random, allowed: Sequence[str] | None = None, worlds: int = 0, width: int = 0) -> str:
     """The action IS-MCTS picks for seat ``me`` (who must be deciding in ``state``), among
     ``allowed`` when given (the bot's untried actions at a decision it met before), over
@@ -173,7 +197,7 @@ def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: rand
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: Searchable, depth: int, width: int, rng: random.Random,
+def _playout(world: GameState, depth: int, width: int, rng: random.Random,
              players: int) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
     every seat's heuristic).  Each decision takes, among ``width`` of its actions drawn at
@@ -205,11 +229,11 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(world: Searchable, actions: Sequence[str], rng: random.Random, players: int) -> Any:
+def _greedy_step(world: GameState, actions: Sequence[str], rng: random.Random, players: int) -> GameState:
     """The world after the action of ``actions`` best for its chooser one action ahead (a won
     game, else the best lead over its best rival, see ``_margins``)."""
     who: int = world.current_player  # type: ignore[assignment]
-    best: list[Any] = []
+    best: list[GameState] = []
     top = -math.inf
     for a in actions:
         child = world.clone()

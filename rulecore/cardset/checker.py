@@ -16,7 +16,7 @@ from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS
 from ..lang.kinds import KIND_WORDS, kind_of, static_kind
 from ..lang.nodes import children, walk
-from ..lang.parser import BUILTIN_NAMES, KEYWORDS
+from ..lang.names import BUILTIN_NAMES, KEYWORDS
 
 if TYPE_CHECKING:
     from .loader import Cardset

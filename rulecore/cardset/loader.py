@@ -22,7 +22,8 @@ from .._resources import builtin_cardsets, builtin_path
 from ..errors import CardsetError, Problem, Span
 from ..lang import nodes as n
 from ..lang.functions import FUNCTIONS
-from ..lang.parser import BUILTIN_NAMES, KEYWORDS, Symbols, parse_effect
+from ..lang.names import BUILTIN_NAMES, KEYWORDS, Symbols
+from ..lang.parser import parse_effect
 from .checker import check_cardset
 from .includes import Sources
 from .limits import DEFAULT_LIMITS, Files, Limits

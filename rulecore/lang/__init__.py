@@ -1,6 +1,11 @@
-"""The effect language: grammar access and the lark parser with its Transformer (``parser``), the
-frozen attrs effect nodes it builds and how to walk them (``nodes``), what an expression gives as
-read from its text (``kinds``), and the table of built-in functions (``functions``).
+"""The effect language: text -> frozen effect nodes.
+
+- ``parser``: ``parse_effect``, the lark grammar (``grammar/effects.lark``) and its syntax errors;
+- ``builder``: the lark Transformer that makes effect nodes from the tree, resolving names;
+- ``names``: the built-in names, the reserved words and ``Symbols`` (the names a cardset declares);
+- ``nodes``: the frozen attrs effect nodes and how to walk them;
+- ``kinds``: what an expression gives, as read from its text;
+- ``functions``: the table of built-in functions.
 
 May import: rulecore.errors, rulecore._resources (never cardset, engine or the tools).
 """
