@@ -1,14 +1,21 @@
 """``rulecore validate``: every problem of the card files and folders given, each checked like a
 load plus a game made for the fewest and the most players, and a short random game of each in
-which the heuristic is worked out at every decision; every problem collected, never a traceback."""
+which the heuristic is worked out at every decision; every problem collected, never a traceback.
+
+The checks (``validate_paths`` and what it calls) come first; the command that prints their
+reports as text or JSON and sets the exit code (``validate_command``) is at the end.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 
 import attrs
+import typer
+from rich.text import Text
 
 from .._resources import builtin_path
 from ..cardset.includes import read_text_file
@@ -18,6 +25,7 @@ from ..cardset.schema import INCLUDABLE
 from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
 from ..engine.game import Game
 from ..errors import CardsetError, Problem, RulecoreError, Span
+from .common import AllowPath, fail, stdout_console
 
 
 @attrs.frozen
@@ -246,3 +254,55 @@ def validate_text(text: str, file: str = "<string>") -> list[Problem]:
     except CardsetError as exc:
         return list(exc.problems)
     return list(cs.warnings)
+
+
+_FORMATS = ("text", "json")
+
+
+def validate_command(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Cardset files or folders (every cardset.yaml / *.yaml cardset in a folder), or built-in names."),
+    ],
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    no_games: Annotated[
+        bool, typer.Option("--no-games", help="Skip making a game with the fewest and the most players.")
+    ] = False,
+    allow_path: AllowPath = None,
+) -> None:
+    """Check card files and report every problem: file:line:column, the line, a caret and a hint.
+
+    Exit code 0 when clean (warnings alone do not fail unless --strict), 1 when a problem was
+    found, 2 for a usage error.
+    """
+    if output_format not in _FORMATS:
+        fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
+    try:
+        reports = validate_paths(paths, games=not no_games, roots=allow_path or ())
+    except UsageError as exc:
+        fail(str(exc), 2)
+    if not reports:
+        fail("no cardset files found in " + ", ".join(paths), 2)
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    failed = errors > 0 or (strict and warnings > 0)
+    if output_format == "json":
+        typer.echo(json.dumps({"ok": not failed, "files": [r.to_dict() for r in reports], "errors": errors,
+                               "warnings": warnings}, indent=2))
+    else:
+        out = stdout_console()
+        for report in reports:
+            for problem in report.problems:
+                out.print(Text(problem.render()), soft_wrap=True)
+                out.print()
+        files = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
+        if errors or warnings:
+            word = lambda k, w: f"{k} {w}{'s' if k != 1 else ''}"  # noqa: E731
+            out.print(Text(f"{word(errors, 'error')}, {word(warnings, 'warning')} in {files}",
+                           style="bold red" if failed else "bold yellow"))
+        else:
+            names = ", ".join(r.cardset or r.file for r in reports)
+            out.print(Text(f"ok: {files} checked ({names}), no problems", style="bold green"))
+    if failed:
+        raise typer.Exit(1)
