@@ -3,11 +3,13 @@ clean errors every command shares for a GAME that does not load or a player coun
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 import fakegame
@@ -81,3 +83,37 @@ def test_simulate_folder_without_cardset_yaml(runner: CliRunner, tmp_path: Any) 
     result = runner.invoke(app, ["simulate", str(tmp_path), "--games", "1"])
     assert result.exit_code == 1
     assert f"'{tmp_path}' is a folder without a cardset.yaml" in flat(result.stderr)
+
+
+def _option_rows(*command: str) -> dict[str, list[str]]:
+    """The rows of the Options panel of `rulecore [command] --help`, by first name: the cells after the names."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows: dict[str, list[str]] = {}
+    for line in result.stdout.splitlines():
+        cells = re.split(r"\s{2,}", line.strip("│ \n"))
+        if cells and cells[0].startswith("--"):
+            names = [c for c in cells if re.fullmatch(r"-{1,2}[\w-]+", c)]
+            rows[cells[0]] = cells[len(names):]
+    return rows
+
+
+@pytest.mark.parametrize("command", ["", *typer.main.get_command(app).commands])
+def test_help_shows_flags_bare_and_values_by_name(command: str) -> None:
+    """--help shows a flag with no value (`--json`, not `--json <bool>`) and a value by name (KEY=VALUE), not a type."""
+    group = typer.main.get_command(app)
+    params = group.params if not command else group.commands[command].params
+    rows = _option_rows(*([command] if command else []))
+    assert rows["--help"] == ["Show this message and exit."]
+    options = [p for p in params if p.param_type_name == "option"]
+    assert {p.opts[0] for p in options} <= set(rows)
+    for param in options:
+        cells = rows[param.opts[0]]
+        shown = cells[:-1]  # before the help text: the value's name (and its range)
+        assert not any("<" in cell or "list[" in cell for cell in shown), (param.opts, cells)
+        if param.is_flag:
+            assert cells == [cells[-1]] and cells[-1].startswith(param.help[:20]), (param.opts, cells)
+        else:
+            assert shown and re.fullmatch(r"[A-Z][A-Z=]*|[a-z]+(\|[a-z]+)+", shown[0].split(" [")[0]), cells
+    if command in ("simulate", "play"):
+        assert rows["--option"][0] == "KEY=VALUE"

@@ -8,10 +8,11 @@ errors (unknown flag, malformed ``--option``); 130 interrupted with Ctrl-C;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any, cast
 
 import typer
+import typer.core
 
 import rulecore
 from rulecore.cli.explain import explain_command
@@ -22,8 +23,38 @@ from rulecore.cli.validate import validate_command
 
 __all__ = ["app", "main"]
 
+
+class _BareFlags:
+    """For a typer command or group: its flags (``--json``, ``--help``) show no value in the help, not
+    ``--json <bool>`` as if they took one (typer 0.29 prints a type for every option)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cast(Any, super()).__init__(*args, **kwargs)
+        _bare(getattr(self, "params", ()))
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = cast(Any, super()).get_help_option(ctx)
+        _bare([option])
+        return option
+
+
+def _bare(params: Iterable[Any]) -> None:
+    for param in params:
+        if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
+            param.metavar = ""
+
+
+class _Command(_BareFlags, typer.core.TyperCommand):
+    """A command of the app."""
+
+
+class _Group(_BareFlags, typer.core.TyperGroup):
+    """The app itself (its options: ``--version``, ``--help``)."""
+
+
 app = typer.Typer(
     name="rulecore",
+    cls=_Group,
     help="Run tabletop card games from YAML data: simulate bot games, play against bots, validate and explain "
     "card files, print the JSON Schema.",
     no_args_is_help=True,
@@ -48,11 +79,11 @@ def _main_options(
     """Options that come before the command (``--version``); the help text is the app's."""
 
 
-app.command("simulate")(simulate_command)
-app.command("play")(play_command)
-app.command("validate")(validate_command)
-app.command("explain")(explain_command)
-app.command("schema")(schema_command)
+app.command("simulate", cls=_Command)(simulate_command)
+app.command("play", cls=_Command)(play_command)
+app.command("validate", cls=_Command)(validate_command)
+app.command("explain", cls=_Command)(explain_command)
+app.command("schema", cls=_Command)(schema_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -20,9 +20,16 @@ _PIPE_WIDTH = 500
 
 _ALLOW_HELP = ("A folder the cardset's include: and extends: may also read (repeatable; by default only its own "
                "folder tree and the built-in cardsets).")
-AllowPath = Annotated[list[str] | None, typer.Option("--allow-path", help=_ALLOW_HELP)]
-GameOptions = Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")]
-GameArgument = Annotated[str, typer.Argument(help="Built-in cardset name or path to a cardset YAML.")]
+AllowPath = Annotated[
+    list[str] | None, typer.Option("--allow-path", metavar="FOLDER", show_default=False, help=_ALLOW_HELP)
+]
+GameOptions = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", metavar="KEY=VALUE", show_default=False, help="A game option (repeatable)."),
+]
+GameArgument = Annotated[
+    str, typer.Argument(metavar="GAME", show_default=False, help="Built-in cardset name or path to a cardset YAML.")
+]
 
 
 def stdout_console(*, wide_when_piped: bool = False) -> Console:

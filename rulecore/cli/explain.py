@@ -17,7 +17,11 @@ def explain_command(
     game: GameArgument,
     card: Annotated[
         str | None,
-        typer.Argument(help="A card (id or name), or a procedure, function or phase; none: the whole game."),
+        typer.Argument(
+            metavar="CARD",
+            show_default=False,
+            help="A card (id or name), or a procedure, function or phase; none: the whole game.",
+        ),
     ] = None,
     allow_path: AllowPath = None,
 ) -> None:

@@ -232,14 +232,20 @@ def _play_loop(screen: _Screen, state: Any, bots: Mapping[int, Bot]) -> bool:
 def play_command(
     game: GameArgument,
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players including you (default: cardset minimum).")
+        int | None,
+        typer.Option("--players", "-p", metavar="P", show_default=False,
+                     help="Players including you (default: cardset minimum)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (default: random).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", metavar="SEED", show_default=False, help="Game seed (default: random)."),
+    ] = None,
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
             "-b",
+            metavar="BOTS",
             help=f"Comma-separated bot for each other seat, or one for all ({', '.join(BOT_NAMES)}, or "
             "module:attr for your own; oracle sees every hidden card).",
         ),

@@ -17,7 +17,8 @@ def schema_command(
         bool, typer.Option("--part", help="The schema of a file named under 'include:' (cards:, procedures:, ...).")
     ] = False,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write to this file instead of printing.")
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", show_default=False, help="Write it to this file, not stdout."),
     ] = None,
 ) -> None:
     """Print the JSON Schema of cardset files, for an editor's YAML language server (see docs/cardset-reference.md)."""

@@ -197,16 +197,18 @@ def _run_with_progress(
 
 def simulate_command(
     game: GameArgument,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="Number of games.")] = 1000,
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players (default: cardset minimum).")
+        int | None,
+        typer.Option("--players", "-p", metavar="P", show_default=False, help="Players (default: cardset minimum)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Game i uses seed SEED+i.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="SEED", help="Game i uses seed SEED+i.")] = 0,
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
             "-b",
+            metavar="BOTS",
             help=f"Comma-separated bot per seat, or one for all ({', '.join(BOT_NAMES)}, or module:attr "
             "for your own). ismcts takes settings: ismcts:iterations=200,c=0.7. The oracle bot sees "
             "every hidden card (upper bounds only).",
@@ -214,14 +216,15 @@ def simulate_command(
     ] = "random",
     option: GameOptions = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
+        int | None,
+        typer.Option("--workers", "-w", metavar="W", min=1, show_default=False, help="Processes (default: all cores)."),
     ] = None,
     backend: Annotated[
-        str, typer.Option("--backend", help=f"Where games run: {', '.join(BACKENDS)}.")
+        str, typer.Option("--backend", metavar="|".join(BACKENDS), help=f"Where games run: {', '.join(BACKENDS)}.")
     ] = "local",
     max_decisions: Annotated[
         int,
-        typer.Option("--max-decisions", min=1, help="Stop a game after this many decisions."),
+        typer.Option("--max-decisions", metavar="M", min=1, help="Stop a game after this many decisions."),
     ] = DEFAULT_MAX_DECISIONS,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     records: Annotated[
@@ -229,7 +232,7 @@ def simulate_command(
     ] = False,
     cards: Annotated[
         int,
-        typer.Option("--cards", min=0, help="Show the N most used cards (0: hide the table)."),
+        typer.Option("--cards", metavar="N", min=0, help="Show the N most used cards (0: hide the table)."),
     ] = 15,
     allow_path: AllowPath = None,
 ) -> None:

@@ -262,9 +262,15 @@ _FORMATS = ("text", "json")
 def validate_command(
     paths: Annotated[
         list[str],
-        typer.Argument(help="Cardset files or folders (every cardset.yaml / *.yaml cardset in a folder), or built-in names."),
+        typer.Argument(
+            metavar="PATH",
+            show_default=False,
+            help="Cardset files or folders (every cardset.yaml / *.yaml cardset in a folder), or built-in names.",
+        ),
     ],
-    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", metavar="|".join(_FORMATS), help="text or json.")
+    ] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
     no_games: Annotated[
         bool, typer.Option("--no-games", help="Skip making a game with the fewest and the most players.")
