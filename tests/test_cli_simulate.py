@@ -270,3 +270,12 @@ def test_sigterm_ends_workers_and_closes_stdout() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def test_records_without_json_is_a_usage_error(runner: CliRunner) -> None:
+    """--records without --json is refused (exit 2) with a message that says it needs --json, before any game runs."""
+    result = runner.invoke(app, SIM + ["--records"])
+    assert result.exit_code == 2
+    assert "error: --records adds every game's record to the JSON output: give it together with --json" in flat(
+        result.stderr)
+    assert result.stdout == ""

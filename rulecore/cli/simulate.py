@@ -237,6 +237,8 @@ def simulate_command(
     allow_path: AllowPath = None,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
+    if records and not as_json:
+        fail("--records adds every game's record to the JSON output: give it together with --json", 2)
     out = stdout_console(wide_when_piped=True)
     with clean_errors():
         cardset = load_game(game, allow_path)
