@@ -16,7 +16,7 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.cardset.explain import find_entry, render_block, render_expr, suggest
+from rulecore.cardset.explain import find_entry, suggest
 from rulecore.cli.common import (
     AllowPath,
     GameArgument,
@@ -28,6 +28,7 @@ from rulecore.cli.common import (
 )
 from rulecore.cli.options import option_specs, parse_options, split_names
 from rulecore.cli.view import Look, changed_lines, event_text, fmt, render_view, seat_name
+from rulecore.lang.render import render_block, render_expr
 from rulecore.simulate import bot_seed
 
 HUMAN_SEAT = 0
