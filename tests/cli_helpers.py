@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,8 @@ import rulecore
 
 #: simulate the fake game: 8 games, 3 players, seed 4, in this process
 SIM = ["simulate", fakegame.NAME, "--games", "8", "--players", "3", "--seed", "4", "--workers", "1"]
+
+REPO = Path(__file__).resolve().parent.parent
 
 #: a built-in game for the tests that run the real engine
 REAL = "witching-hour"
@@ -34,3 +37,12 @@ def numbers(text: str) -> list[str]:
 def flat(text: str) -> str:
     """The output with line wrapping undone."""
     return " ".join(text.split())
+
+
+def lowest_wins_game(folder: Path) -> Path:
+    """docs/examples/tiny-game.yaml with its winners turned round: the lowest points win."""
+    text = (REPO / "docs" / "examples" / "tiny-game.yaml").read_text(encoding="utf-8")
+    assert "winners: highest(players, points of it)" in text
+    path = folder / "lowest-wins.yaml"
+    path.write_text(text.replace("winners: highest(", "winners: lowest("), encoding="utf-8")
+    return path

@@ -3,11 +3,13 @@ fake game and the real engine."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 import fakegame
-from cli_helpers import REAL, flat, needs_real, use_fake_game
+from cli_helpers import REAL, REPO, flat, lowest_wins_game, needs_real, use_fake_game
 from rulecore.cli import app
 
 
@@ -137,3 +139,14 @@ def test_real_game_play_to_the_end() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Game over" in result.stdout and "Total" in result.stdout
+    assert "The lowest total wins." in result.stdout  # Witching Hour: winners are lowest(players, total of it)
+
+
+def test_play_says_when_the_lowest_total_wins(tmp_path: Path) -> None:
+    """At the end of a game whose winners are the lowest totals, the score table says so; otherwise it does not."""
+    tiny = str(REPO / "docs" / "examples" / "tiny-game.yaml")
+    lowest = CliRunner().invoke(app, ["play", str(lowest_wins_game(tmp_path)), "--seed", "1"], input="1\n" * 100)
+    highest = CliRunner().invoke(app, ["play", tiny, "--seed", "1"], input="1\n" * 100)
+    assert "Game over" in lowest.stdout and "Game over" in highest.stdout
+    assert "The lowest total wins." in lowest.stdout
+    assert "lowest" not in highest.stdout

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import rulecore
-from cli_helpers import REAL, SIM, flat, needs_real, numbers, use_fake_game
+from cli_helpers import REAL, REPO, SIM, flat, lowest_wins_game, needs_real, numbers, use_fake_game
 from rulecore.cli import app
 
 
@@ -279,3 +279,14 @@ def test_records_without_json_is_a_usage_error(runner: CliRunner) -> None:
     assert "error: --records adds every game's record to the JSON output: give it together with --json" in flat(
         result.stderr)
     assert result.stdout == ""
+
+
+def test_results_table_says_when_the_lowest_score_wins(tmp_path: Path) -> None:
+    """A game whose winners are the lowest totals heads the score column 'Mean score (lowest wins)'; others do not."""
+    tiny = str(REPO / "docs" / "examples" / "tiny-game.yaml")
+    args = ["--games", "2", "--players", "2", "--workers", "1"]
+    lowest = CliRunner().invoke(app, ["simulate", str(lowest_wins_game(tmp_path)), *args])
+    highest = CliRunner().invoke(app, ["simulate", tiny, *args])
+    assert lowest.exit_code == highest.exit_code == 0, lowest.output + highest.output
+    assert "Mean score (lowest wins)" in lowest.stdout
+    assert "Mean score" in highest.stdout and "lowest" not in highest.stdout

@@ -3,11 +3,13 @@ their places, cards, families and whole games summarised."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
 import rulecore
-from rulecore.cardset.explain import explain_card, explain_game, tree_lines
+from rulecore.cardset.explain import best_total, explain_card, explain_game, tree_lines
 from rulecore.cli import app
 
 runner = CliRunner()
@@ -77,3 +79,30 @@ def test_explain_writes_property_values_in_the_languages_words() -> None:
     cid = next(k for k, card in cs.cards.items() if "icon" in card.props and card.props["icon"] is None)
     assert "  icon: none" in explain_card(cs, cid).splitlines()
 
+
+
+@pytest.mark.parametrize("game, best", [
+    ("witching-hour", "lowest"),  # lowest(players, total of it), totals: total
+    ("witty-witches", None),  # lowest(players, count(hand of it)): not the totals
+    ("approaching-dawn", None),  # players where not lost
+    ("docs/examples/tiny-game.yaml", "highest"),  # highest(players, points of it), totals: points
+])
+def test_best_total_reads_how_the_winners_are_declared(game: str, best: str | None) -> None:
+    """best_total says which end of the totals wins only when the winners are the lowest or highest of them."""
+    assert best_total(rulecore.load_cardset(game)) == best
+
+
+@pytest.mark.parametrize("game", [*rulecore.builtin_cardsets(), "docs/examples/tiny-game.yaml"])
+def test_explain_game_counts_in_words(game: str) -> None:
+    """The summary writes '1 phase', '1 statement', never '1 phases'; option values in the language's words."""
+    text = explain_game(rulecore.load_cardset(game))
+    assert not re.search(r"(?<![\d.])1 (phases|statements|types|cards|card types)\b", text), text
+    assert re.search(r"\b\d+ (phase|statement)s?\b", text)
+    assert not re.search(r"default (True|False|None|')", text)
+
+
+def test_explain_game_of_one_phase() -> None:
+    """A game of one phase says 'flow: 1 phase' and the lowest-total winner rule says which end wins."""
+    assert "flow: 1 phase, once each" in explain_game(rulecore.load_cardset("witty-witches"))
+    assert "  table_talk       default false:" in explain_game(rulecore.load_cardset("witty-witches"))
+    assert "(the lowest total wins)" in explain_game(rulecore.load_cardset("witching-hour"))

@@ -21,7 +21,8 @@ from ..lang.render import INDENT, quote, render_block, render_expr
 if TYPE_CHECKING:
     from .loader import Ability, CardDef, Cardset
 
-__all__ = ["tree_lines", "explain_card", "explain_family", "explain_entry", "explain_game", "find_entry", "suggest"]
+__all__ = ["tree_lines", "explain_card", "explain_family", "explain_entry", "explain_game", "find_entry", "suggest",
+           "best_total"]
 
 # --------------------------------------------------------------------------- trees
 
@@ -189,7 +190,7 @@ def explain_family(cs: "Cardset", fam: str) -> str:
     members = [c for c in cs.cards.values() if c.family == fam]
     first = members[0]
     varying = [k for k in first.props if any(c.props.get(k) != first.props.get(k) for c in members)]
-    out = [f"family '{fam}' of {cs.name}: {len(members)} card types, x{first.count} each  {first.span}"]
+    out = [f"family '{fam}' of {cs.name}: {_count(len(members), 'card type')}, x{first.count} each  {first.span}"]
     if varying:
         out.append(f"  varies in: {', '.join(varying)}")
     width = max(len(c.id) for c in members)
@@ -245,6 +246,24 @@ def explain_entry(cs: "Cardset", kind: str, name: str) -> str:
     return "\n".join([f"phase {name} of {cs.name}  {phase.span}"] + _section("do:", phase.body, phase.span.file or file))
 
 
+def best_total(cs: Any) -> str | None:
+    """``'lowest'`` or ``'highest'``: which end of the totals wins, when the winners are
+    ``lowest(players, T of it)`` or ``highest(players, T of it)`` of the counter T named under
+    ``end: totals``; None when the winners are decided some other way (or there are no totals)."""
+    winners, totals = getattr(cs, "winners", None), getattr(cs, "totals", None)
+    if not (totals and isinstance(winners, n.Call) and winners.func in ("lowest", "highest") and len(winners.args) == 2):
+        return None
+    key = winners.args[1]
+    if isinstance(key, n.CounterRef) and key.counter == totals and key.owner == n.Builtin("it"):
+        return winners.func
+    return None
+
+
+def _count(number: int, word: str) -> str:
+    """'1 phase', '3 phases'."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def _first_line(text: str, width: int = 60) -> str:
     line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 3] + "..."
@@ -284,26 +303,30 @@ def explain_game(cs: "Cardset") -> str:
     if cs.options:
         out.append("options:")
         for o in cs.options.values():
-            choices = f" of {', '.join(map(str, o.choices))}" if o.choices else ""
-            out.append(f"  {o.name:<16} default {o.default!r}{choices}" + (f": {_first_line(o.description)}" if o.description else ""))
+            choices = f" of {', '.join(map(_plain, o.choices))}" if o.choices else ""
+            out.append(f"  {o.name:<16} default {_plain(o.default)}{choices}"
+                       + (f": {_first_line(o.description)}" if o.description else ""))
     out.append("")
     out.append(f"set-up: every card starts in '{cs.start_zone}'")
     phases = _phases(cs)
     for stmt in cs.program.body:
         if isinstance(stmt, n.Phase) and stmt.name == "setup":
             calls = _calls(stmt.body)
-            out.append(f"  then runs the set-up effect ({len(stmt.body.body)} statements)"
+            out.append(f"  then runs the set-up effect ({_count(len(stmt.body.body), 'statement')})"
                        + (f", calling {', '.join(calls)}" if calls else ""))
         elif isinstance(stmt, n.Rounds):
             called = f" (called {cs.round_label}s)" if cs.round_label != "round" else ""
-            out.append(f"flow: rounds{called} of {len(stmt.body.body)} phases, until {render_expr(stmt.until)}")
+            phases_text = _count(len(stmt.body.body), "phase")
+            out.append(f"flow: rounds{called} of {phases_text}, until {render_expr(stmt.until)}")
         elif isinstance(stmt, n.Block):
-            out.append(f"flow: {len(stmt.body)} phases, once each")
+            out.append(f"flow: {_count(len(stmt.body), 'phase')}, once each")
     for i, phase in enumerate(p for p in phases.values() if p.name != "setup"):
         calls = _calls(phase.body)
-        out.append(f"  {i + 1}. {phase.name:<14} {len(phase.body.body)} statements"
+        out.append(f"  {i + 1}. {phase.name:<14} {_count(len(phase.body.body), 'statement')}"
                    + (f", calls {', '.join(calls)}" if calls else "") + f"  {_where(phase.span, cs.file)}")
-    out.append(f"end: winners are {render_expr(cs.winners)}" if cs.winners is not None else "end: (no winners)")
+    best = best_total(cs)
+    out.append("end: (no winners)" if cs.winners is None else f"end: winners are {render_expr(cs.winners)}"
+               + (f" (the {best} total wins)" if best else ""))
     if cs.totals:
         out.append(f"  totals: {cs.totals}" + (f"; round scores: {cs.round_scores}" if cs.round_scores else ""))
     if cs.procedures:
@@ -317,7 +340,7 @@ def explain_game(cs: "Cardset") -> str:
         out.append("functions: " + ", ".join(f"{f.name}({', '.join(f.params)})" for f in cs.functions.values()))
     out.append("")
     total = sum(c.count for c in cs.cards.values())
-    out.append(f"cards: {len(cs.cards)} types, {total} cards")
+    out.append(f"cards: {_count(len(cs.cards), 'type')}, {_count(total, 'card')}")
     width = max(len(cid) for cid in cs.cards)
     shown: set[str] = set()
     for cid, card in cs.cards.items():
@@ -327,7 +350,8 @@ def explain_game(cs: "Cardset") -> str:
             shown.add(card.family)
             members = [c for c in cs.cards.values() if c.family == card.family]
             span = f"{members[0].id} .. {members[-1].id}" if len(members) > 1 else members[0].id
-            out.append(f"  {card.family:<{width}}  family of {len(members)} card types, x{card.count} each: {span}")
+            kinds = _count(len(members), "card type")
+            out.append(f"  {card.family:<{width}}  family of {kinds}, x{card.count} each: {span}")
             continue
         bits = [f"x{card.count}"]
         if card.name != cid.replace("_", " ").title():

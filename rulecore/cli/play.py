@@ -16,7 +16,7 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.cardset.explain import find_entry, suggest
+from rulecore.cardset.explain import best_total, find_entry, suggest
 from rulecore.cli.common import (
     AllowPath,
     GameArgument,
@@ -171,14 +171,17 @@ class _Screen:
                 self.out.print(Text(why))
 
 
-def _score_table(result: Mapping[str, Any], players: int, round_label: str = "round") -> Table | None:
-    """Round-by-round scores and totals per seat, when the result has them."""
+def _score_table(result: Mapping[str, Any], players: int, round_label: str = "round",
+                 best: str | None = None) -> Table | None:
+    """Round-by-round scores and totals per seat, when the result has them; ``best``: which end of the
+    totals wins ('lowest' or 'highest'), said under the table when the lowest wins."""
     totals = result.get("totals")
     rounds = result.get("round_scores")
     if not isinstance(totals, (list, tuple)) and not isinstance(rounds, (list, tuple)):
         return None
     look = Look(names={}, seat=HUMAN_SEAT, players=players)
-    table = Table(title="Scores")
+    lowest_wins = best == "lowest" and isinstance(totals, (list, tuple))
+    table = Table(title="Scores", caption="The lowest total wins." if lowest_wins else None)
     table.add_column("")
     for seat in range(players):
         table.add_column(seat_name(seat, look), justify="right")
@@ -190,7 +193,7 @@ def _score_table(result: Mapping[str, Any], players: int, round_label: str = "ro
     return table
 
 
-def _show_result(out: Console, state: Any, players: int) -> None:
+def _show_result(out: Console, state: Any, cardset: Any, players: int) -> None:
     result = state.result()
     out.rule("Game over")
     winners = list(result.get("winners", []))
@@ -199,8 +202,8 @@ def _show_result(out: Console, state: Any, players: int) -> None:
         out.print(Text(f"Winner{'s' if len(winners) > 1 else ''}: {names}", style="bold"))
     else:
         out.print(Text("No winner.", style="bold"))
-    label = getattr(getattr(getattr(state, "rules", None), "cardset", None), "round_label", "round")
-    table = _score_table(result, players, str(label))
+    label = getattr(cardset, "round_label", "round")
+    table = _score_table(result, players, str(label), best_total(cardset))
     if table is not None:
         out.print(table)
     shown = {"totals", "round_scores", "winners"} if table is not None else {"winners"}
@@ -226,7 +229,7 @@ def _play_loop(screen: _Screen, state: Any, bots: Mapping[int, Bot]) -> bool:
         else:
             raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
     screen.show_events(state)
-    _show_result(screen.out, state, screen.players)
+    _show_result(screen.out, state, screen.cardset, screen.players)
     return True
 
 

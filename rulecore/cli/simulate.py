@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rulecore.bots import BOT_NAMES
+from rulecore.cardset.explain import best_total
 from rulecore.cli.common import (
     AllowPath,
     GameArgument,
@@ -41,7 +42,8 @@ from rulecore.cli.options import option_specs, options_text, parse_options, spli
 from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Backend, SimulationResult
 from rulecore.simulate import simulate as run_simulation
 
-def _results_table(result: SimulationResult) -> Table:
+def _results_table(result: SimulationResult, best: str | None = None) -> Table:
+    """Wins, win rate and mean score per seat; ``best == 'lowest'``: the lowest score wins, and the table says so."""
     mean_totals = result.mean_totals
     cooperative = result.cooperative
     table = Table()
@@ -50,7 +52,7 @@ def _results_table(result: SimulationResult) -> Table:
     if not cooperative:  # everyone wins or loses together: per-seat wins say nothing
         table.add_column("Wins", justify="right")
         table.add_column("Win %", justify="right")
-    table.add_column("Mean score", justify="right")
+    table.add_column("Mean score (lowest wins)" if best == "lowest" else "Mean score", justify="right")
     for seat in range(result.players):
         wins = [] if cooperative else [
             str(result.wins[seat]),
@@ -274,7 +276,7 @@ def simulate_command(
         typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
         return
     out.print(_header(result))
-    out.print(_results_table(result))
+    out.print(_results_table(result, best_total(cardset)))
     team = _team_line(result)
     if team is not None:
         out.print(team)
