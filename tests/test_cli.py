@@ -30,6 +30,7 @@ def test_no_command_prints_help() -> None:
     result = CliRunner().invoke(app, [])
     assert "simulate" in result.output and "play" in result.output
     assert "validate" in result.output and "explain" in result.output and "schema" in result.output
+    assert "docs" in result.output
 
 
 def test_version_prints_the_package_version() -> None:

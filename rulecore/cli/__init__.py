@@ -1,7 +1,7 @@
-"""The ``rulecore`` command: simulate, play, validate, explain, schema.
+"""The ``rulecore`` command: simulate, play, validate, explain, schema, docs.
 
 ``app.py`` holds the typer app and ``main`` and names the commands; each command is a module of
-its own (``simulate``, ``play``, ``validate``, ``explain``, ``schema``). What they share:
+its own (``simulate``, ``play``, ``validate``, ``explain``, ``schema``, ``docs``). What they share:
 ``common`` (consoles, clean error exits, loading GAME), ``options`` (``--option key=value`` and
 ``--bots`` parsed), ``view`` (a player's view as text, for ``play``).
 

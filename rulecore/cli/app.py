@@ -15,6 +15,7 @@ import typer
 import typer.core
 
 import rulecore
+from rulecore.cli.docs import docs_command
 from rulecore.cli.explain import explain_command
 from rulecore.cli.play import play_command
 from rulecore.cli.schema import schema_command
@@ -56,7 +57,7 @@ app = typer.Typer(
     name="rulecore",
     cls=_Group,
     help="Run tabletop card games from YAML data: simulate bot games, play against bots, validate and explain "
-    "card files, print the JSON Schema.",
+    "card files, print the JSON Schema, read the guides and examples.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -84,6 +85,7 @@ app.command("play", cls=_Command)(play_command)
 app.command("validate", cls=_Command)(validate_command)
 app.command("explain", cls=_Command)(explain_command)
 app.command("schema", cls=_Command)(schema_command)
+app.command("docs", cls=_Command)(docs_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

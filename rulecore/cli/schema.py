@@ -21,7 +21,7 @@ def schema_command(
         typer.Option("--output", "-o", metavar="FILE", show_default=False, help="Write it to this file, not stdout."),
     ] = None,
 ) -> None:
-    """Print the JSON Schema of cardset files, for an editor's YAML language server (see docs/cardset-reference.md)."""
+    """Print the JSON Schema of cardset files for an editor's YAML language server (rulecore docs cardset-reference)."""
     text = json.dumps(editor_schema(part), indent=2)
     if output is None:
         typer.echo(text)
