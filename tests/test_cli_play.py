@@ -3,6 +3,9 @@ fake game and the real engine."""
 
 from __future__ import annotations
 
+import difflib
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,48 @@ def test_play_says_when_the_lowest_total_wins(tmp_path: Path) -> None:
     assert "Game over" in lowest.stdout and "Game over" in highest.stdout
     assert "The lowest total wins." in lowest.stdout
     assert "lowest" not in highest.stdout
+
+
+PROMPT = re.compile(r"(Choose 1-\d+ or a name \(\? help, q quit\): )")
+
+
+def documented_session(doc: Path) -> list[str]:
+    """The example session of a doc: the indented block that starts with `$ rulecore play ...`, unindented."""
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    $ rulecore play "))
+    block: list[str] = []
+    for line in lines[start:]:
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:].rstrip())
+    while block and not block[-1]:
+        block.pop()
+    return block
+
+
+def screen_of(block: list[str]) -> list[str]:
+    """What a terminal shows when the session's command runs and the person types the session's answers."""
+    args = shlex.split(block[0].removeprefix("$ rulecore "))
+    answers = [PROMPT.split(line)[-1] for line in block if PROMPT.match(line)]
+    result = CliRunner().invoke(app, args, input="".join(a + "\n" for a in answers), env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    typed = iter(answers)
+    shown = "".join(part + (next(typed) + "\n" if PROMPT.fullmatch(part) else "") for part in PROMPT.split(result.stdout))
+    return [block[0], *(line.rstrip() for line in shown.splitlines())]
+
+
+def fits(expected: list[str], actual: list[str]) -> bool:
+    """The lines are equal, where a line '...' in the expected ones stands for any number of lines."""
+    if not expected:
+        return not actual
+    if expected[0] == "...":
+        return any(fits(expected[1:], actual[skip:]) for skip in range(len(actual) + 1))
+    return bool(actual) and expected[0] == actual[0] and fits(expected[1:], actual[1:])
+
+
+def test_play_md_shows_what_play_prints() -> None:
+    """docs/play.md's example session is what `rulecore play` prints for its command and the answers it shows."""
+    block = documented_session(REPO / "docs" / "play.md")
+    actual = screen_of(block)
+    assert fits(block, actual), "\n".join(difflib.unified_diff(block, actual, "docs/play.md", "rulecore play",
+                                                              lineterm=""))
