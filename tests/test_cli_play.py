@@ -178,8 +178,9 @@ def screen_of(block: list[str]) -> list[str]:
     answers = [PROMPT.split(line)[-1] for line in block if PROMPT.match(line)]
     result = CliRunner().invoke(app, args, input="".join(a + "\n" for a in answers), env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
-    typed = iter(answers)
-    shown = "".join(part + (next(typed) + "\n" if PROMPT.fullmatch(part) else "") for part in PROMPT.split(result.stdout))
+    typed = iter(answers)  # a terminal echoes what is typed after each prompt
+    parts = PROMPT.split(result.stdout)
+    shown = "".join(part + (next(typed) + "\n" if PROMPT.fullmatch(part) else "") for part in parts)
     return [block[0], *(line.rstrip() for line in shown.splitlines())]
 
 
