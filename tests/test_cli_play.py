@@ -100,7 +100,7 @@ def test_play_bot_count_must_fit(runner: CliRunner) -> None:
     """Giving more bots than other seats is a clean error."""
     result = runner.invoke(app, play_args("--bots", "random,greedy"), input="1\n")
     assert result.exit_code == 1
-    assert "2 bots given for 1 other seats" in result.stderr
+    assert "2 bots given for 1 other seat;" in result.stderr
 
 
 @needs_real

@@ -129,7 +129,7 @@ def test_simulate_reports_unfinished_games(runner: CliRunner) -> None:
     """Games stopped by --max-decisions are reported in the table."""
     result = runner.invoke(app, SIM + ["--max-decisions", "1", "--option", "heap=30"])
     assert result.exit_code == 0, result.output
-    assert "Unfinished games" in result.stdout and "stopped after 1 decisions" in result.stdout
+    assert "Unfinished games" in result.stdout and "stopped after 1 decision)" in result.stdout
 
 
 def test_simulate_options_are_typed(runner: CliRunner) -> None:
@@ -290,3 +290,11 @@ def test_results_table_says_when_the_lowest_score_wins(tmp_path: Path) -> None:
     assert lowest.exit_code == highest.exit_code == 0, lowest.output + highest.output
     assert "Mean score (lowest wins)" in lowest.stdout
     assert "Mean score" in highest.stdout and "lowest" not in highest.stdout
+
+
+def test_counts_of_one_are_singular(runner: CliRunner) -> None:
+    """The header and the summary say '1 game' and '1 decision', not '1 games' and '1 decisions'."""
+    result = runner.invoke(app, SIM + ["--games", "1", "--max-decisions", "1", "--option", "heap=30"])
+    assert result.exit_code == 0, result.output
+    assert "fake-nim: 1 game, 3 players, seed 4" in flat(result.stdout)
+    assert "(stopped after 1 decision)" in flat(result.stdout)

@@ -54,6 +54,11 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def counted(number: int, word: str) -> str:
+    """'1 game', '8 games': a number and its noun, plural unless the number is 1."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def builtin_names() -> str:
     return ", ".join(rulecore.builtin_cardsets())
 

@@ -22,6 +22,7 @@ from rulecore.cli.common import (
     GameArgument,
     GameOptions,
     clean_errors,
+    counted,
     load_game,
     players_or_default,
     stdout_console,
@@ -270,7 +271,7 @@ def play_command(
             names = names * len(others)
         if len(names) != len(others):
             raise rulecore.RulecoreError(
-                f"{len(names)} bots given for {len(others)} other seats; give one bot "
+                f"{counted(len(names), 'bot')} given for {counted(len(others), 'other seat')}; give one bot "
                 f"for each other seat or a single bot for all of them"
             )
         game_seed = secrets.randbelow(2**31) if seed is None else seed

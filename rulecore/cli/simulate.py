@@ -33,6 +33,7 @@ from rulecore.cli.common import (
     GameArgument,
     GameOptions,
     clean_errors,
+    counted,
     fail,
     load_game,
     players_or_default,
@@ -69,7 +70,7 @@ def _results_table(result: SimulationResult, best: str | None = None) -> Table:
 
 def _header(result: SimulationResult) -> Text:
     """The line above the results: cardset, games, players, seed and every option in force."""
-    text = f"{result.cardset}: {result.games} games, {result.players} players, seed {result.seed}"
+    text = f"{result.cardset}: {counted(result.games, 'game')}, {counted(result.players, 'player')}, seed {result.seed}"
     if result.options_in_force:
         text += f"; {options_text(result.options_in_force)}"
     return Text(text, style="bold")
@@ -94,7 +95,7 @@ def _summary_table(result: SimulationResult) -> Table:
     if result.unfinished:
         table.add_row(
             "Unfinished games",
-            f"{result.unfinished} (stopped after {result.max_decisions} decisions)",
+            f"{result.unfinished} (stopped after {counted(result.max_decisions, 'decision')})",
         )
     if rounds is not None:  # a game without rounds gets no line, not "0.00"
         table.add_row(f"Mean {result.round_label}s", f"{rounds:.2f}")

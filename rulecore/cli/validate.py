@@ -25,7 +25,7 @@ from ..cardset.schema import INCLUDABLE
 from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
 from ..engine.game import Game
 from ..errors import CardsetError, Problem, RulecoreError, Span
-from .common import AllowPath, fail, stdout_console
+from .common import AllowPath, counted, fail, stdout_console
 
 
 @attrs.frozen
@@ -177,10 +177,11 @@ def _try_games(cs: Cardset) -> list[Problem]:
         try:
             game = Game(cs, players)
         except RulecoreError as exc:
-            out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
+            out.append(Problem(f"a game for {counted(players, 'player')} cannot be made: {exc}", Span(cs.file), None,
+                               "game"))
             continue
         except Exception as exc:  # noqa: BLE001 - reported, never raised
-            out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
+            out.append(Problem(f"a game for {counted(players, 'player')} cannot be made ({type(exc).__name__}: {exc})",
                                Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
             continue
         problem = _smoke_game(cs, game, players)
@@ -211,7 +212,8 @@ def _smoke_game(cs: Cardset, game: Game, players: int) -> Problem | None:
             state.apply(actions[rng.randrange(len(actions))])
             decisions += 1
     except RulecoreError as exc:
-        return Problem(f"a random {players}-player game (seed 0) failed after {decisions} decisions: {_bare(exc)}",
+        return Problem(f"a random {players}-player game (seed 0) failed after {counted(decisions, 'decision')}: "
+                       f"{_bare(exc)}",
                        _span_of(exc, cs), "replay it with game.replay(0, actions) to see how it got there", "game")
     except Exception as exc:  # noqa: BLE001 - a bug in rulecore, reported, never raised
         return Problem(f"a random {players}-player game (seed 0) could not be played ({type(exc).__name__})",
@@ -302,10 +304,9 @@ def validate_command(
             for problem in report.problems:
                 out.print(Text(problem.render()), soft_wrap=True)
                 out.print()
-        files = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
+        files = counted(len(reports), "file")
         if errors or warnings:
-            word = lambda k, w: f"{k} {w}{'s' if k != 1 else ''}"  # noqa: E731
-            out.print(Text(f"{word(errors, 'error')}, {word(warnings, 'warning')} in {files}",
+            out.print(Text(f"{counted(errors, 'error')}, {counted(warnings, 'warning')} in {files}",
                            style="bold red" if failed else "bold yellow"))
         else:
             names = ", ".join(r.cardset or r.file for r in reports)
