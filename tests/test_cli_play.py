@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import fakegame
+import rulecore
 from cli_helpers import REAL, REPO, flat, lowest_wins_game, needs_real, use_fake_game
 from rulecore.cli import app
 
@@ -199,3 +200,13 @@ def test_play_md_shows_what_play_prints() -> None:
     actual = screen_of(block)
     assert fits(block, actual), "\n".join(difflib.unified_diff(block, actual, "docs/play.md", "rulecore play",
                                                               lineterm=""))
+
+
+def test_play_card_text_writes_values_in_the_languages_words() -> None:
+    """`? CARD` shows a property written 'none' as none (not Python's None)."""
+    cs = rulecore.load_cardset("approaching-dawn")
+    card = next(c for c in cs.cards.values() if "icon" in c.props and c.props["icon"] is None)
+    result = CliRunner().invoke(app, ["play", "approaching-dawn", "--seed", "1"], input=f"? {card.name}\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "  icon: none" in result.stdout.splitlines()
+    assert "None" not in result.stdout

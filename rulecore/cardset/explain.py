@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .loader import Ability, CardDef, Cardset
 
 __all__ = ["tree_lines", "explain_card", "explain_family", "explain_entry", "explain_game", "find_entry", "suggest",
-           "best_total"]
+           "best_total", "plain_value"]
 
 # --------------------------------------------------------------------------- trees
 
@@ -174,10 +174,10 @@ def _ability_lines(card: "CardDef", ability: "Ability", file: str) -> list[str]:
     return out
 
 
-def _plain(value: Any) -> str:
+def plain_value(value: Any) -> str:
     """A property value in the language's words: none, true/false, a list joined with ', '."""
     if isinstance(value, tuple):
-        return ", ".join(_plain(v) for v in value)
+        return ", ".join(plain_value(v) for v in value)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -195,7 +195,7 @@ def explain_family(cs: "Cardset", fam: str) -> str:
         out.append(f"  varies in: {', '.join(varying)}")
     width = max(len(c.id) for c in members)
     for c in members:
-        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {_plain(c.props.get(k))}" for k in varying))
+        out.append(f"  {c.id:<{width}}  {c.name}" + "".join(f"; {k} {plain_value(c.props.get(k))}" for k in varying))
     out.append("")
     out.append(explain_card(cs, first.id))
     return "\n".join(out)
@@ -211,7 +211,7 @@ def explain_card(cs: "Cardset", cid: str) -> str:
     if card.tags:
         out.append(f"  tags: {', '.join(card.tags)}")
     for key, value in card.props.items():
-        out.append(f"  {key}: {_plain(value)}")
+        out.append(f"  {key}: {plain_value(value)}")
     if card.scoring:
         ladder = ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1))
         out.append(f"  scoring (copies: points): {ladder}" + (" (the last value holds beyond)" if len(card.scoring) > 1 else ""))
@@ -303,8 +303,8 @@ def explain_game(cs: "Cardset") -> str:
     if cs.options:
         out.append("options:")
         for o in cs.options.values():
-            choices = f" of {', '.join(map(_plain, o.choices))}" if o.choices else ""
-            out.append(f"  {o.name:<16} default {_plain(o.default)}{choices}"
+            choices = f" of {', '.join(map(plain_value, o.choices))}" if o.choices else ""
+            out.append(f"  {o.name:<16} default {plain_value(o.default)}{choices}"
                        + (f": {_first_line(o.description)}" if o.description else ""))
     out.append("")
     out.append(f"set-up: every card starts in '{cs.start_zone}'")

@@ -16,7 +16,7 @@ from rich.text import Text
 
 import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
-from rulecore.cardset.explain import best_total, find_entry, suggest
+from rulecore.cardset.explain import best_total, find_entry, plain_value, suggest
 from rulecore.cli.common import (
     AllowPath,
     GameArgument,
@@ -99,7 +99,7 @@ def _card_text(cardset: Any, cid: str) -> str:
     if card.text:
         lines.append("  " + " ".join(card.text.split()))
     for key, value in card.props.items():
-        lines.append(f"  {key}: {', '.join(map(str, value)) if isinstance(value, tuple) else value}")
+        lines.append(f"  {key}: {plain_value(value)}")
     if card.scoring:
         lines.append("  scores for copies: " + ", ".join(f"{i}: {v}" for i, v in enumerate(card.scoring, 1)))
     for ability in card.abilities.values():

@@ -43,6 +43,7 @@ from rulecore.cli.options import option_specs, options_text, parse_options, spli
 from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Backend, SimulationResult
 from rulecore.simulate import simulate as run_simulation
 
+
 def _results_table(result: SimulationResult, best: str | None = None) -> Table:
     """Wins, win rate and mean score per seat; ``best == 'lowest'``: the lowest score wins, and the table says so."""
     mean_totals = result.mean_totals
