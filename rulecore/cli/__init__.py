@@ -1,8 +1,15 @@
-"""The ``rulecore`` command: simulate, play, validate, explain, schema.
+"""The ``rulecore`` command: simulate, play, validate, explain, schema, docs.
+
+``app.py`` holds the typer app and ``main`` and names the commands; each command is a module of
+its own (``simulate``, ``play``, ``validate``, ``explain``, ``schema``, ``docs``). What they share:
+``common`` (consoles, clean error exits, loading GAME), ``options`` (``--option key=value`` and
+``--bots`` parsed), ``view`` (a player's view as text, for ``play``).
 
 May import anything in rulecore; nothing in rulecore imports it.
 """
 
-from .app import app, main, parse_options, render_view
+from .app import app, main
+from .options import parse_options
+from .view import render_view
 
 __all__ = ["app", "main", "parse_options", "render_view"]

@@ -1,14 +1,21 @@
 """``rulecore validate``: every problem of the card files and folders given, each checked like a
 load plus a game made for the fewest and the most players, and a short random game of each in
-which the heuristic is worked out at every decision; every problem collected, never a traceback."""
+which the heuristic is worked out at every decision; every problem collected, never a traceback.
+
+The checks (``validate_paths`` and what it calls) come first; the command that prints their
+reports as text or JSON and sets the exit code (``validate_command``) is at the end.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 
 import attrs
+import typer
+from rich.text import Text
 
 from .._resources import builtin_path
 from ..cardset.includes import read_text_file
@@ -18,6 +25,7 @@ from ..cardset.schema import INCLUDABLE
 from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
 from ..engine.game import Game
 from ..errors import CardsetError, Problem, RulecoreError, Span
+from .common import AllowPath, counted, fail, stdout_console
 
 
 @attrs.frozen
@@ -169,10 +177,11 @@ def _try_games(cs: Cardset) -> list[Problem]:
         try:
             game = Game(cs, players)
         except RulecoreError as exc:
-            out.append(Problem(f"a game for {players} players cannot be made: {exc}", Span(cs.file), None, "game"))
+            out.append(Problem(f"a game for {counted(players, 'player')} cannot be made: {exc}", Span(cs.file), None,
+                               "game"))
             continue
         except Exception as exc:  # noqa: BLE001 - reported, never raised
-            out.append(Problem(f"a game for {players} players cannot be made ({type(exc).__name__}: {exc})",
+            out.append(Problem(f"a game for {counted(players, 'player')} cannot be made ({type(exc).__name__}: {exc})",
                                Span(cs.file), "this may be a bug in rulecore: please report it", "internal"))
             continue
         problem = _smoke_game(cs, game, players)
@@ -203,7 +212,8 @@ def _smoke_game(cs: Cardset, game: Game, players: int) -> Problem | None:
             state.apply(actions[rng.randrange(len(actions))])
             decisions += 1
     except RulecoreError as exc:
-        return Problem(f"a random {players}-player game (seed 0) failed after {decisions} decisions: {_bare(exc)}",
+        return Problem(f"a random {players}-player game (seed 0) failed after {counted(decisions, 'decision')}: "
+                       f"{_bare(exc)}",
                        _span_of(exc, cs), "replay it with game.replay(0, actions) to see how it got there", "game")
     except Exception as exc:  # noqa: BLE001 - a bug in rulecore, reported, never raised
         return Problem(f"a random {players}-player game (seed 0) could not be played ({type(exc).__name__})",
@@ -246,3 +256,60 @@ def validate_text(text: str, file: str = "<string>") -> list[Problem]:
     except CardsetError as exc:
         return list(exc.problems)
     return list(cs.warnings)
+
+
+_FORMATS = ("text", "json")
+
+
+def validate_command(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH",
+            show_default=False,
+            help="Cardset files or folders (every cardset.yaml / *.yaml cardset in a folder), or built-in names.",
+        ),
+    ],
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", metavar="|".join(_FORMATS), help="text or json.")
+    ] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    no_games: Annotated[
+        bool, typer.Option("--no-games", help="Skip making a game with the fewest and the most players.")
+    ] = False,
+    allow_path: AllowPath = None,
+) -> None:
+    """Check card files and report every problem: file:line:column, the line, a caret and a hint.
+
+    Exit code 0 when clean (warnings alone do not fail unless --strict), 1 when a problem was
+    found, 2 for a usage error.
+    """
+    if output_format not in _FORMATS:
+        fail(f"--format must be one of {', '.join(_FORMATS)} (got {output_format!r})", 2)
+    try:
+        reports = validate_paths(paths, games=not no_games, roots=allow_path or ())
+    except UsageError as exc:
+        fail(str(exc), 2)
+    if not reports:
+        fail("no cardset files found in " + ", ".join(paths), 2)
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    failed = errors > 0 or (strict and warnings > 0)
+    if output_format == "json":
+        typer.echo(json.dumps({"ok": not failed, "files": [r.to_dict() for r in reports], "errors": errors,
+                               "warnings": warnings}, indent=2))
+    else:
+        out = stdout_console()
+        for report in reports:
+            for problem in report.problems:
+                out.print(Text(problem.render()), soft_wrap=True)
+                out.print()
+        files = counted(len(reports), "file")
+        if errors or warnings:
+            out.print(Text(f"{counted(errors, 'error')}, {counted(warnings, 'warning')} in {files}",
+                           style="bold red" if failed else "bold yellow"))
+        else:
+            names = ", ".join(r.cardset or r.file for r in reports)
+            out.print(Text(f"ok: {files} checked ({names}), no problems", style="bold green"))
+    if failed:
+        raise typer.Exit(1)

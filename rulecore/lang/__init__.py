@@ -7,5 +7,7 @@
 - ``kinds``: what an expression gives, as read from its text;
 - ``functions``: the table of built-in functions.
 
+``render`` writes effect trees back as effect-language text (the parser's inverse).
+
 May import: rulecore.errors, rulecore._resources (never cardset, engine or the tools).
 """
