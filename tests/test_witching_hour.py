@@ -1064,6 +1064,20 @@ def test_defender_who_empties_last_starts_next_round_two_players() -> None:
     assert state.decision.player == 1 and state.decision.prompt == "Your turn"
 
 
+def test_mirror_blocker_with_last_card_starts_next_round_after_reflection() -> None:
+    """Round end: a defender who reflects with their last Mirror had cards after the attacker, who then takes the reflected attack."""
+    _, state = new_game(2, seed=0)
+    state.arrange({"hand/0": ["mirror"], "hand/1": ["mirror"], "hex/0": [], "hex/1": []}, rest="discard")
+    state.apply("Attack")
+    state.apply("1 Mirror")  # Player 0 attacks with its last card
+    state.apply("Block with 1 Mirror")  # Player 1 reflects with its last card
+    # the attack comes back to Player 0, who has no card to block with
+    assert state.decision.player == 0 and state.decision.prompt == "Block the attack?"
+    state.apply("Take the cards")
+    assert state.round == 2
+    assert state.decision.player == 1 and state.decision.prompt == "Your turn"
+
+
 def test_book_victim_who_empties_last_starts_next_round() -> None:
     """Round end: a player whose last card a Book steals had cards after the Book player emptied their hand."""
     _, state = new_game(3)
