@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import rulecore
-from rulecore.cardset.loader import ParseCache, load_cardset_text
+from rulecore.cardset.cache import ParseCache
+from rulecore.cardset.loader import load_cardset_text
 
 FILE = "inline.yaml"
 
@@ -606,3 +607,18 @@ def test_a_cache_returns_a_kept_cardset_until_one_of_its_files_changes(tmp_path:
     assert second is not first
     assert rulecore.load_cardset(str(main), cache=cache) is second
     assert rulecore.load_cardset(str(main)) is not second  # no cache: always read anew
+
+
+def test_a_cache_sees_a_change_to_an_included_file_whose_entries_a_variant_removed(tmp_path: Path):
+    """Every file read counts for the cache, even one whose entries all were removed: a card added there shows."""
+    base = (Path(rulecore.__file__).resolve().parent.parent / "docs/examples/tiny-game.yaml").read_text(encoding="utf-8")
+    (tmp_path / "part.yaml").write_text("cards:\n  extra: {count: 1}\n", encoding="utf-8")
+    (tmp_path / "base.yaml").write_text("include: [part.yaml]\n" + base, encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: base.yaml\nremove: {cards: [extra]}\n", encoding="utf-8")
+    cache = ParseCache()
+    first = rulecore.load_cardset(str(variant), cache=cache)
+    (tmp_path / "part.yaml").write_text("cards:\n  extra: {count: 1}\n  more: {count: 1}\n", encoding="utf-8")
+    second = rulecore.load_cardset(str(variant), cache=cache)
+    assert "more" not in first.cards and "more" in second.cards
+

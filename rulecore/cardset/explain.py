@@ -18,7 +18,7 @@ from ..lang import nodes as n
 from ..lang.nodes import walk
 
 if TYPE_CHECKING:
-    from .loader import Ability, CardDef, Cardset
+    from .model import Ability, CardDef, Cardset
 
 __all__ = ["render_expr", "render_block", "render_stmt", "tree_lines", "explain_card", "explain_family", "explain_game",
            "find_entry"]

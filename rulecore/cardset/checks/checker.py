@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
-from ..errors import Problem, Span
-from ..lang import nodes as n
-from ..lang.functions import FUNCTIONS
-from ..lang.kinds import KIND_WORDS, kind_of, static_kind
-from ..lang.nodes import children, walk
-from ..lang.parser import BUILTIN_NAMES, KEYWORDS
+from ...errors import Problem, Span
+from ...lang import nodes as n
+from ...lang.functions import FUNCTIONS
+from ...lang.kinds import KIND_WORDS, kind_of, static_kind
+from ...lang.nodes import children, walk
+from ...lang.parser import BUILTIN_NAMES, KEYWORDS
+from .walking import one_per_family
 
 if TYPE_CHECKING:
-    from .loader import Cardset
+    from ..model import Cardset
 
 CARD_ATTRS = ("name", "type", "tags", "marks", "face_up")
 
@@ -298,23 +299,6 @@ class Checker:
                 self.problem(node.item.span, f"unknown tag '{node.item.value}'", hint, "unknown-name")
         for child in children(node):
             self.expr(child, ctx, it)
-
-
-def card_path(card: Any) -> tuple[str, str]:
-    """Where a card type is written in the data: under 'cards:', or as its family under 'families:'."""
-    return ("families", card.family) if card.family is not None else ("cards", card.id)
-
-
-def one_per_family(cs: "Cardset") -> list[Any]:
-    """Every card type, but only the first of each family (the others share its text and trees)."""
-    seen: set[str] = set()
-    out = []
-    for card in cs.cards.values():
-        if card.family is None or card.family not in seen:
-            out.append(card)
-            if card.family is not None:
-                seen.add(card.family)
-    return out
 
 
 def check_cardset(cs: "Cardset") -> list[Problem]:

@@ -1,11 +1,11 @@
 """Mend card data that breaks the schema, so that the later stages can check the rest.
 
 The schema stage reports every structural problem.  Rather than stopping there, the
-loader asks :func:`repair` for a copy of the data in which each broken value is
+builder asks :func:`repair` for a copy of the data in which each broken value is
 replaced by a harmless stand-in (an unknown key dropped, a misspelt enum value read as
 the closest choice, a number clamped into its range, a wrong value replaced by an
 empty one of the right type).  The effect text and the meaning checks then run on
-that copy, and every path that was made up is returned, so that the loader neither
+that copy, and every path that was made up is returned, so that the builder neither
 parses it nor reports anything under it: one run gives the structure problems *and*
 the effect problems, without problems that only follow from the first ones.
 """
