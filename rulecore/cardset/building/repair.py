@@ -47,6 +47,24 @@ def repair(data: Any, schema: dict[str, Any]) -> tuple[Any, set[Path]] | None:
     return None
 
 
+def misspelt_required(mapping: dict[Any, Any], err: jsonschema.ValidationError, schema: dict[str, Any]) -> dict[Any, str]:
+    """The unknown keys of ``mapping`` (the instance of an additionalProperties error) that are a missing
+    required key misspelt, each with that key: 'cuont' -> 'count' when 'count' is missing.  The repair reads
+    such a key as the one meant, and the structure check reports it once, as the unknown key with its guess."""
+    allowed = set(err.schema.get("properties", {}))
+    missing = [k for k in err.schema.get("required", ()) or _required_here(schema, tuple(err.absolute_path))
+               if k not in mapping]
+    meant: dict[Any, str] = {}
+    for key in mapping:
+        if key in allowed:
+            continue
+        guess = difflib.get_close_matches(str(key), missing, n=1, cutoff=0.6)
+        if guess:
+            meant[key] = guess[0]
+            missing.remove(guess[0])
+    return meant
+
+
 def _fixable(err: jsonschema.ValidationError) -> bool:
     """minItems of an optional key (scoring: []) is mended by dropping the key; the rest are left."""
     return err.validator == "uniqueItems" or (err.validator == "minItems" and _optional_key(err))
@@ -152,13 +170,11 @@ def _fix(root: Any, err: jsonschema.ValidationError, repaired: set[Path], schema
     if how == "additionalProperties":
         if isinstance(value, dict):
             allowed = set(err.schema.get("properties", {}))
-            missing = [k for k in err.schema.get("required", ()) or _required_here(schema, path) if k not in value]
+            meant = misspelt_required(value, err, schema)
             for key in [k for k in value if k not in allowed]:
                 moved = value.pop(key)
-                guess = difflib.get_close_matches(str(key), missing, n=1, cutoff=0.6)
-                if guess and guess[0] not in value:
-                    value[guess[0]] = moved  # 'cuont: 8' is read as 'count: 8' by the later stages
-                    missing.remove(guess[0])
+                if key in meant:
+                    value[meant[key]] = moved  # 'cuont: 8' is read as 'count: 8' by the later stages
         return
     if how == "required":
         if isinstance(value, dict):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import Problem, Span
 from ..reading.document import Sources
 from ..schema import SCHEMA
+from .repair import misspelt_required
 
 if TYPE_CHECKING:
     import jsonschema
@@ -61,10 +62,23 @@ class _Structure:
         self.data = data
         self.sources = sources
         self.problems: list[Problem] = []
+        self.meant: dict[tuple[Any, ...], str] = {}  # the path of a misspelt required key -> the key meant
 
     def problem(self, path: tuple[Any, ...], message: str, hint: str | None = None, code: str = "invalid",
                 key: bool = False) -> None:
         self.problems.append(Problem(message, self.sources.span(path, key=key), hint, code))
+
+    def where(self, path: tuple[Any, ...]) -> str:
+        """'card 'apple'', 'phase 'main'' and the like: what holds the value at ``path``, for messages."""
+        if path[:1] == ("flow",):
+            for i in range(1, len(path) - 1):
+                if path[i] == "phases" and isinstance(path[i + 1], int):
+                    phase: Any = self.data
+                    for key in path[:i + 2]:
+                        phase = phase[key]
+                    name = phase.get("name") if isinstance(phase, dict) else None
+                    return f"phase '{name}'" if isinstance(name, str) else f"phase {path[i + 1] + 1} of the flow"
+        return _what(path)
 
     def check_schema(self) -> None:
         """The data is a mapping, every schema error worded, every key written twice."""
@@ -80,7 +94,12 @@ class _Structure:
         import jsonschema  # imported when a file is first validated, not by 'import rulecore'
 
         validator = jsonschema.Draft202012Validator(SCHEMA)
-        for err in sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path))):
+        errors = sorted(validator.iter_errors(self.data), key=lambda e: list(map(str, e.absolute_path)))
+        for err in errors:  # a misspelt required key is reported once: as the unknown key, with the key meant
+            if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+                meant = misspelt_required(err.instance, err, SCHEMA)
+                self.meant.update({tuple(err.absolute_path) + (key,): name for key, name in meant.items()})
+        for err in errors:
             self._schema_problem(err)
         for source in self.sources.all:
             for path, pos in source.keys.items():
@@ -91,22 +110,22 @@ class _Structure:
     def _schema_problem(self, err: jsonschema.ValidationError) -> None:
         path = tuple(err.absolute_path)
         validator = err.validator
-        where = _what(path)
+        where = self.where(path)
         if validator == "additionalProperties":
             allowed = sorted(err.schema.get("properties", {}))
             extra = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
             for key in extra:
                 if self._cut_at_comma(path, key, err.instance):
                     continue
-                guess = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                guess = [self.meant[path + (key,)]] if path + (key,) in self.meant \
+                    else difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 hint = f"did you mean '{guess[0]}'?" if guess else f"allowed keys: {', '.join(allowed)}"
                 self.problem(path + (key,), f"unknown key '{key}' in {where}", hint, "unknown-key", key=True)
             return
         if validator == "required":
             missing = err.message.split("'")[1] if "'" in err.message else err.message
-            if len(path) >= 3 and path[-2] == "phases" and isinstance(err.instance, dict):
-                name = err.instance.get("name")
-                where = f"phase '{name}'" if isinstance(name, str) else f"phase {path[-1] + 1} of the flow"
+            if any(at[:-1] == path and meant == missing for at, meant in self.meant.items()):
+                return  # written, but misspelt: reported as the unknown key
             self.problem(path, f"{where} is missing the required key '{missing}'", None, "missing-key", key=True)
             return
         if validator == "type":
@@ -176,7 +195,7 @@ class _Structure:
         before = (span.source_line or "")[: max(span.column - 1, 0)]
         if "{" not in before or not before.rstrip().endswith(","):
             return False
-        self.problem(path + (key,), f"'{key}' is read as a key of {_what(path)}: a ',' inside {{...}} ends the "
+        self.problem(path + (key,), f"'{key}' is read as a key of {self.where(path)}: a ',' inside {{...}} ends the "
                      "text before it", "put the text that holds the comma in quotes: description: \"..., ...\"",
                      "unknown-key", key=True)
         return True

@@ -64,9 +64,6 @@ class Sources:
                     return hit[0], hit[1] + path[i:]
         return self.default, path
 
-    def _pick(self, path: tuple[Any, ...]) -> Source:
-        return self.resolve(path)[0]
-
     def span(self, path: tuple[Any, ...], *, key: bool = False, card: str | None = None) -> Span:
         source, spath = self.resolve(path)
         return source.span(spath, key=key, card=card)
