@@ -13,6 +13,7 @@ import re
 import string
 from typing import Any, Mapping
 
+from ...errors import doc_ref
 from ...lang import nodes as n
 from ..limits import Limits
 from ..model import Ability, CardDef
@@ -33,7 +34,7 @@ def build_cards(d: Any, report: Report, effects: EffectText, limits: Limits) -> 
             total += combos * (count if isinstance(count, int) else 1)
     if total > limits.cards:
         report.problem(("cards",), f"the cards add up to {total}, more than the limit of {limits.cards}",
-                       "the limit can be raised: see docs/untrusted.md", "too-big", key=True)
+                       f"the limit can be raised: see {doc_ref('docs/untrusted.md')}", "too-big", key=True)
         report.fail()
     for cid, c in (d.get("cards") or {}).items():
         cname = c.get("name", cid.replace("_", " ").title())

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
-from ...errors import Problem, Span
+from ...errors import Problem, Span, doc_ref
 from ...lang import nodes as n
 from ...lang.parser import Symbols, parse_effect
 from ..cache import ParseCache
@@ -53,7 +53,8 @@ class EffectText:
             return None
         if len(text) > self.limits.effect_chars:
             report.problem(path, f"the effect text is longer than {self.limits.effect_chars} characters ({len(text)})",
-                           "split it into procedures; the limit can be raised: see docs/untrusted.md", "too-big")
+                           "split it into procedures; the limit can be raised: see "
+                           f"{doc_ref('docs/untrusted.md')}", "too-big")
             return None
         self.chars += len(text)
         if self.chars > self.limits.effect_total:
@@ -61,7 +62,7 @@ class EffectText:
                 self.total_reported = True
                 report.problem(path, f"the cardset's effect text is longer than {self.limits.effect_total} characters "
                                "in all (from here on it is not read)",
-                               "the limit can be raised: see docs/untrusted.md", "too-big")
+                               f"the limit can be raised: see {doc_ref('docs/untrusted.md')}", "too-big")
             return None
         node, problems = self._parse_cached(path, text, context, make_span, expression)
         report.problems.extend(problems)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from ...errors import Problem, Span
+from ...errors import Problem, Span, doc_ref
 from ..reading.document import Sources
 from ..schema import SCHEMA
 from .repair import misspelt_required
@@ -89,7 +89,7 @@ class _Structure:
                 span = Span(main.file, 1, 1, None, main.line_text(1))
             self.problems.append(Problem("a cardset file must be a mapping of keys (name:, players:, zones:, cards:, ...)",
                                          span,
-                                         "start from docs/examples/tiny-game.yaml", "schema"))
+                                         f"start from the example {doc_ref('docs/examples/tiny-game.yaml')}", "schema"))
             return
         import jsonschema  # imported when a file is first validated, not by 'import rulecore'
 
@@ -175,7 +175,7 @@ class _Structure:
         if validator == "anyOf":
             field = path[-1] if path else "value"
             self.problem(path, f"'{field}' has the wrong form in {where} (got {_show(err.instance)})",
-                         "see docs/cardset-reference.md", "type")
+                         f"see {doc_ref('docs/cardset-reference.md')}", "type")
             return
         if validator == "minItems" and path:
             self.problem(path, f"'{path[-1]}' must list at least {err.validator_value} item"

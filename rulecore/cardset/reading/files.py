@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..._resources import data_dir
-from ...errors import Problem, Span
+from ...errors import Problem, Span, doc_ref
 from ..limits import DEFAULT_LIMITS, Limits
 
 WIDEN_HINT = ("a cardset reads only files in its own folder tree and the built-in cardsets; to allow more, pass "
@@ -95,7 +95,7 @@ class Files:
 def refused(what: str, name: str, why: str, span: Span) -> Problem:
     """The problem of a file that may not be read: its name as written, and why; never its content."""
     hint = WIDEN_HINT if "outside" in why else ("card files are regular files" if "regular" in why or "folder" in why
-                                                else "the limits can be raised: see docs/untrusted.md")
+                                                else f"the limits can be raised: see {doc_ref('docs/untrusted.md')}")
     return Problem(f"{what} '{name}' is refused: {why}", span, hint, "refused")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._resources import builtin_cardsets, builtin_path
-from ...errors import CardsetError, Problem, Span
+from ...errors import CardsetError, Problem, Span, doc_ref
 from .document import Document, Sources
 from .files import Files, read_text_file, refused
 from .includes import include_names, merge_part
@@ -68,7 +68,8 @@ def read_cardset_text(text: str, file: str, files: Files) -> Document:
     """A cardset given as text (``file`` names it in problems), its includes and bases read and merged."""
     if len(text) > files.limits.file_bytes:
         raise CardsetError([Problem(f"the text is longer than {files.limits.file_bytes} characters (the limit for one "
-                                    "file)", Span(file), "the limits can be raised: see docs/untrusted.md", "refused")])
+                                    "file)", Span(file), f"the limits can be raised: see {doc_ref('docs/untrusted.md')}",
+                                    "refused")])
     return _document(_read(text, file, files, ()), files)
 
 
