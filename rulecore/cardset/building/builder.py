@@ -217,9 +217,7 @@ class _Builder:
         span_of = report.sources.span
         if not report.skip_effects and not report.meaning_unsure:
             try:
-                # the trigger check is check_references' own (it points at the 'on:' line)
-                found = [p for p in check_cardset(cardset) if p.code != "trigger"]
-                found += check_references(cardset, span_of)
+                found = check_cardset(cardset) + check_references(cardset, span_of)
             except RecursionError:
                 found = [Problem("the effect text is nested too deeply to check", Span(cardset.file), None, "effect")]
             if earlier:  # what failed to parse signals nothing: a trigger may only seem unanswered

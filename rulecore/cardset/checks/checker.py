@@ -66,7 +66,6 @@ class Checker:
         self.props = set(CARD_ATTRS)
         self.tags: set[str] = set()
         self.abilities: set[str] = set()
-        self.signals: set[str] = set()
         self._attrs_of: dict[int, str] = {}  # id of an object whose property is read -> the property
         for card in cardset.cards.values():
             self.props.update(card.props)
@@ -176,8 +175,6 @@ class Checker:
             self.expect_zone(node.zone, type(node).__name__.lower())
         if isinstance(node, n.Choose):
             self.check_choose(node)
-        if isinstance(node, (n.Signal, n.AnswerOption)):
-            self.signals.add(node.event)
         for child in children(node):
             if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
                 self.stmt(child, ctx, loops)
@@ -318,11 +315,4 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    for card in one_per_family(cs):
-        for ability in card.abilities.values():
-            if ability.on is not None and ability.on not in ch.signals:
-                guess = ch.guess(ability.on, ch.signals)
-                hint = f"did you mean '{guess}'?" if guess else "no effect says 'signal \"%s\" for ...'" % ability.on
-                ch.problem(card.span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
-                           hint, "trigger")
     return ch.problems
