@@ -40,30 +40,36 @@ def trees(cs: "Cardset") -> Iterator[tuple[Any, str]]:
 
 
 def nodes(cs: "Cardset") -> Iterator[Any]:
+    """Every node of every effect tree of the cardset."""
     for tree, _ in trees(cs):
         yield from walk(tree)
 
 
 def text_of(e: Any) -> str | None:
+    """The text of a text literal ("hand"), else None."""
     return e.value if isinstance(e, n.Literal) and isinstance(e.value, str) else None
 
 
 def guess(name: str, pool: Iterable[str]) -> str | None:
+    """The name of ``pool`` closest to ``name``, if one is close."""
     found = difflib.get_close_matches(name, sorted(set(pool)), n=1, cutoff=0.6)
     return found[0] if found else None
 
 
 def did_you_mean(name: str, pool: Iterable[str], otherwise: str) -> str:
+    """A hint: "did you mean 'x'?" with the closest name of ``pool``, else ``otherwise``."""
     found = guess(name, pool)
     return f"did you mean '{found}'?" if found else otherwise
 
 
 def phase_names(cs: "Cardset") -> list[str]:
+    """The names of the cardset's phases, in the order of the flow."""
     names: list[str] = []
     for node in walk(cs.program):
         if isinstance(node, n.Phase):
             names.append(node.name)
     return names
+
 
 def card_path(card: Any) -> tuple[str, str]:
     """Where a card type is written in the data: under 'cards:', or as its family under 'families:'."""
