@@ -1,9 +1,9 @@
 """The reading step: a cardset's files in, one ``Document`` out.
 
-This module is the only one that reads files while loading.  For one cardset it finds the
-file (a built-in name or a path), reads it through ``Files`` (confinement and size caps), parses
-its YAML with positions, reads and merges each file under ``include:``, and, for a file that
-says ``extends: BASE``, reads the base the same way (its includes, its own base) and merges the
+While loading, this module alone decides what is read.  For one cardset it finds the file (a
+built-in name or a path), reads it through ``Files`` (confinement and size caps), parses its
+YAML with positions, reads and merges each file under ``include:``, and, for a file that says
+``extends: BASE``, reads the base the same way (its includes, its own base) and merges the
 variant over it.  The other modules of ``reading`` are called from here and call nothing back.
 
 A problem that leaves nothing to check (a file that cannot be read or parsed, an ``extends:``
