@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulecore  # noqa: E402
-from rulecore.cardset import includes, variants  # noqa: E402
-from rulecore.cardset import loader as _cardset, yamlsrc as _yamlsrc  # noqa: E402
-from rulecore.cardset.loader import ParseCache  # noqa: E402
+from rulecore.cardset.building import effects as _effects  # noqa: E402
+from rulecore.cardset.cache import ParseCache  # noqa: E402
+from rulecore.cardset.reading import reader as _reader, yamlsrc as _yamlsrc  # noqa: E402
 from rulecore.lang import parser as _parser  # noqa: E402
 from rulecore._resources import builtin_path  # noqa: E402
 from rulecore.cli.validate import validate_file  # noqa: E402
@@ -60,8 +60,8 @@ def stage_times(path: Path) -> tuple[float, float]:
 
         return wrapper
 
-    patches = [(variants, "read_yaml", timed("yaml", real_yaml)), (includes, "read_yaml", timed("yaml", real_yaml)),
-               (_cardset, "parse_effect", timed("parse", real_parse))]
+    # the reader is the one caller of read_yaml while loading, the effect text reader of parse_effect
+    patches = [(_reader, "read_yaml", timed("yaml", real_yaml)), (_effects, "parse_effect", timed("parse", real_parse))]
     saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
     try:
         for mod, name, fn in patches:

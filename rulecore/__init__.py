@@ -10,7 +10,8 @@
 """
 
 from .cardset.limits import Limits
-from .cardset.loader import Cardset, load_cardset
+from .cardset.loader import load_cardset
+from .cardset.model import Cardset
 from .engine.game import Game
 from .engine.interpreter.decisions import Decision, Option
 from ._resources import builtin_cardsets

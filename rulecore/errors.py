@@ -45,6 +45,18 @@ class Span:
 _SHOWN = 160  # characters of a source line shown under a problem
 
 
+def doc_ref(path: str) -> str:
+    """A pointer to one of rulecore's documents, for a hint: its path in the repository, and the
+    command that prints it where only the package is installed ('rulecore docs TOPIC', the topic
+    being the file's name without its folder and extension).
+
+    >>> doc_ref("docs/untrusted.md")
+    "docs/untrusted.md ('rulecore docs untrusted' prints it)"
+    """
+    topic = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return f"{path} ('rulecore docs {topic}' prints it)"
+
+
 @attrs.frozen
 class Problem:
     """One thing wrong with card data, with its location and a hint."""

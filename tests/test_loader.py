@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import rulecore
-from rulecore.cardset.loader import ParseCache, load_cardset_text
+from rulecore.cardset.cache import ParseCache
+from rulecore.cardset.loader import load_cardset_text
 
 FILE = "inline.yaml"
 
@@ -174,17 +175,35 @@ def test_empty_file_and_non_mapping():
     assert "must be a mapping" in p.message and at(p) == (1, 1)
 
 
-def test_unknown_key_in_a_card_suggests_the_right_one(tiny):
-    """'cuont' in card 'bean' is an unknown key (at the key) with a guess, and 'count' is missing."""
+def test_a_misspelt_required_key_is_reported_once_as_a_guess(tiny):
+    """'cuont' in card 'bean' is one problem: the unknown key (at the key) and 'count' as the guess, not also a missing 'count'."""
     text = tiny.text("say 1").replace("  bean: {count: 2,", "  bean: {cuont: 2,")
-    found = problems_of(text)
-    messages = [p.message for p in found]
-    assert "unknown key 'cuont' in card 'bean'" in messages
-    assert "card 'bean' is missing the required key 'count'" in messages
-    unknown = found[messages.index("unknown key 'cuont' in card 'bean'")]
+    unknown = one_problem(text)
+    assert unknown.message == "unknown key 'cuont' in card 'bean'"
     assert unknown.hint == "did you mean 'count'?"
     assert at(unknown) == tiny.line_of(text, "cuont")
     assert unknown.code == "unknown-key"
+
+
+@pytest.mark.parametrize("before, after, message, hint", [
+    ("players: {min: 2, max: 4}", "player: {min: 2, max: 4}", "unknown key 'player' in the cardset",
+     "did you mean 'players'?"),
+    ("    - name: main\n      do: |", "    - name: main\n      doo: |", "unknown key 'doo' in phase 'main'",
+     "did you mean 'do'?"),
+])
+def test_a_misspelt_required_key_anywhere_is_one_problem(tiny, before, after, message, hint):
+    """At the top level and in a phase too, a required key written misspelt is only the unknown key with its guess."""
+    text = tiny.text("say 1")
+    assert before in text
+    p = one_problem(text.replace(before, after))
+    assert (p.message, p.hint, p.code) == (message, hint, "unknown-key")
+
+
+def test_an_unknown_key_that_is_no_missing_key_leaves_both_problems(tiny):
+    """'colour' is not 'count' misspelt: the unknown key and the missing 'count' are both reported."""
+    text = tiny.text("say 1").replace("  bean: {count: 2,", "  bean: {colour: 2,")
+    assert sorted(p.message for p in problems_of(text)) == [
+        "card 'bean' is missing the required key 'count'", "unknown key 'colour' in card 'bean'"]
 
 
 def test_count_must_be_an_integer(tiny):
@@ -606,3 +625,18 @@ def test_a_cache_returns_a_kept_cardset_until_one_of_its_files_changes(tmp_path:
     assert second is not first
     assert rulecore.load_cardset(str(main), cache=cache) is second
     assert rulecore.load_cardset(str(main)) is not second  # no cache: always read anew
+
+
+def test_a_cache_sees_a_change_to_an_included_file_whose_entries_a_variant_removed(tmp_path: Path):
+    """Every file read counts for the cache, even one whose entries all were removed: a card added there shows."""
+    base = (Path(rulecore.__file__).resolve().parent.parent / "docs/examples/tiny-game.yaml").read_text(encoding="utf-8")
+    (tmp_path / "part.yaml").write_text("cards:\n  extra: {count: 1}\n", encoding="utf-8")
+    (tmp_path / "base.yaml").write_text("include: [part.yaml]\n" + base, encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: base.yaml\nremove: {cards: [extra]}\n", encoding="utf-8")
+    cache = ParseCache()
+    first = rulecore.load_cardset(str(variant), cache=cache)
+    (tmp_path / "part.yaml").write_text("cards:\n  extra: {count: 1}\n  more: {count: 1}\n", encoding="utf-8")
+    second = rulecore.load_cardset(str(variant), cache=cache)
+    assert "more" not in first.cards and "more" in second.cards
+

@@ -10,19 +10,20 @@ from hypothesis import strategies as st
 
 import rulecore
 from rulecore.lang import nodes as n
-from rulecore.cardset.loader import _Loader
+from rulecore.cardset.building.effects import declared_symbols
 from rulecore.cardset.explain import _phases
 from rulecore.lang.names import Symbols
 from rulecore.lang.parser import parse_effect
 from rulecore.lang.render import quote, render_block, render_expr
 from rulecore._resources import builtin_path
-from rulecore.cardset.variants import read_cardset_file
+from rulecore.cardset.reading.files import Files
+from rulecore.cardset.reading.reader import read_cardset
 from rulecore.errors import Span
 
 
 def symbols_of(name: str) -> Symbols:
-    data, sources, _ = read_cardset_file(builtin_path(name))
-    return _Loader(data, sources).symbols()
+    path = builtin_path(name)
+    return declared_symbols(read_cardset(path, Files(path)).data)
 
 
 def no_span(line: int, column: int) -> Span:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from rulecore._resources import data_dir
 from rulecore.cardset.schema import PART_SCHEMA, SCHEMA, editor_schema
-from rulecore.cardset.yamlsrc import _Loader
+from rulecore.cardset.reading.yamlsrc import _Loader
 from rulecore.cli import app
 
 REPO = Path(__file__).resolve().parent.parent

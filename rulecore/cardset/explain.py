@@ -19,7 +19,7 @@ from ..lang.nodes import walk
 from ..lang.render import INDENT, quote, render_block, render_expr
 
 if TYPE_CHECKING:
-    from .loader import Ability, CardDef, Cardset
+    from .model import Ability, CardDef, Cardset
 
 __all__ = ["tree_lines", "explain_card", "explain_family", "explain_entry", "explain_game", "find_entry", "suggest",
            "best_total", "plain_value"]

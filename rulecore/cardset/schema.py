@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import doc_ref
+
 EFFECT = {"type": "string", "description": "Effect-language text (statements)."}
 EXPR = {
     "description": "An effect-language expression.",
@@ -223,7 +225,7 @@ SCHEMA: dict[str, Any] = {
             "type": "string",
             "description": "This file is a variant of another cardset: a built-in name or a "
             "path relative to this file.  Its keys are merged over that cardset's: mappings key by key, "
-            "everything else (text, numbers, lists) replaced.  See docs/variants.md.",
+            f"everything else (text, numbers, lists) replaced.  See {doc_ref('docs/variants.md')}.",
         },
         "remove": {
             "type": "object",
@@ -365,8 +367,8 @@ def editor_schema(part: bool = False) -> dict[str, Any]:
     return {
         "$schema": draft7,
         "title": SCHEMA["title"],
-        "description": "A rulecore cardset file (docs/cardset-reference.md); with 'extends:', a variant of "
-        "another cardset (docs/variants.md).",
+        "description": f"A rulecore cardset file (see {doc_ref('docs/cardset-reference.md')}); with 'extends:', a "
+        f"variant of another cardset (see {doc_ref('docs/variants.md')}).",
         "type": "object",
         "if": {"type": "object", "required": ["extends"]},
         "then": _relaxed(strict),

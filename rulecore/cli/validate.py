@@ -18,11 +18,13 @@ import typer
 from rich.text import Text
 
 from .._resources import builtin_path
-from ..cardset.includes import read_text_file
-from ..cardset.lint import shorten, warning
-from ..cardset.loader import Cardset, ParseCache, load_cardset, load_cardset_text
+from ..cardset.reading.files import read_text_file
+from ..cardset.checks.walking import shorten, warning
+from ..cardset.cache import ParseCache
+from ..cardset.loader import load_cardset, load_cardset_text
+from ..cardset.model import Cardset
 from ..cardset.schema import INCLUDABLE
-from ..cardset.yamlsrc import YamlSyntaxProblem, read_yaml
+from ..cardset.reading.yamlsrc import YamlSyntaxProblem, read_yaml
 from ..engine.game import Game
 from ..errors import CardsetError, Problem, RulecoreError, Span
 from .common import AllowPath, counted, fail, stdout_console

@@ -14,7 +14,7 @@ from . import knowledge
 from ..cardset.fingerprint import fingerprint
 from .actions import ActionCodec
 from .observation import Observer
-from ..cardset.loader import Cardset
+from ..cardset.model import Cardset
 from .rng import Rng
 from .rules import Rules
 from .interpreter.driver import run

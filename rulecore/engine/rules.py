@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..cardset.loader import Cardset
+from ..cardset.model import Cardset
 from ..lang import nodes as n
 from ..lang.functions import Unfit, describe_value
 from ..lang.nodes import children, walk

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from lark import Token, Transformer, v_args
 
-from ..errors import Problem, Span
+from ..errors import Problem, Span, doc_ref
 from . import nodes as n
 from .functions import FUNCTIONS
 from .kinds import static_kind
@@ -406,7 +406,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         sig = FUNCTIONS.get(fname)
         if sig is None:
             guess = self.symbols.guess(fname, set(FUNCTIONS) | set(self.symbols.functions))
-            hint = f"did you mean '{guess}'?" if guess else "see docs/effect-language.md for the functions"
+            hint = f"did you mean '{guess}'?" if guess else f"see {doc_ref('docs/effect-language.md')} for the functions"
             return self._problem(self._tok_span(name), f"unknown function '{fname}'", hint, "unknown-name")
         if not sig.min_args <= len(args_t) <= sig.max_args:
             want = str(sig.min_args) if sig.min_args == sig.max_args else f"{sig.min_args} to {sig.max_args}"

@@ -1,9 +1,8 @@
-"""Reading cardset files: includes, and variants that extend another cardset.
+"""Merging a variant over its base: what ``extends: BASE`` and ``remove:`` do to the data.
 
-A variant is a cardset file that says ``extends: BASE`` (a built-in name, or a path
-relative to the variant's folder).  Loading it reads the base (with its own includes
-and, in turn, its own ``extends``), takes out what the variant's ``remove:`` names,
-and merges the variant over it:
+A variant is a cardset file that says ``extends: BASE``.  The reader reads the base (with its own
+includes and, in turn, its own ``extends``) and the variant; ``merge_variant`` then takes out of
+the base what the variant's ``remove:`` names, and merges the variant over it:
 
 - mappings merge key by key, at any depth: ``cards: {apple: {count: 10}}`` changes
   the apple's count and keeps the rest of the apple;
@@ -14,154 +13,44 @@ and merges the variant over it:
 
 Problems in the variant's own entries point at the variant's lines; problems in what
 it inherits point at the base's files (``Sources`` keeps a route per merged entry).
+Nothing here reads a file.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
-from pathlib import Path
 from typing import Any
 
-from .._resources import builtin_cardsets, builtin_path
-from ..errors import CardsetError, Problem
-from .includes import Sources, merge_includes, read_text_file
-from .limits import Files, refused
-from .schema import REMOVABLE
-from .yamlsrc import YamlSyntaxProblem, read_yaml
+from ...errors import Problem
+from ..schema import REMOVABLE
+from .document import Sources
 
 Path_ = tuple[Any, ...]
 PHASE_LISTS = (("flow", "rounds", "phases"), ("flow", "phases"))
-MAX_EXTENDS = 16
 _KIND = {"cards": "card", "families": "family", "zones": "zone", "counters": "counter", "vars": "variable", "options": "option",
          "procedures": "procedure", "functions": "function", "phases": "phase", "keys": "key"}
 
 
-# --------------------------------------------------------------------------- reading files
-
-
-def read_cardset_file(path: Path, files: Files | None = None) -> tuple[Any, Sources, list[Problem]]:
-    """The merged data of a cardset file, where each value came from, and the problems found so far.
-
-    ``files`` guards what may be read (by default: the file's own folder tree and the built-ins)."""
-    files = files or Files(path)
-    text, problem = read_text_file(path, files)
-    if text is None:
-        assert problem is not None
-        if problem.code == "refused":
-            problem = refused("the cardset file", str(path), problem.message, problem.span)
-        elif problem.code == "io":
-            problem = Problem(f"cannot read cardset file: {problem.message}", problem.span,
-                              "give a built-in name or a .yaml path", "io")
-        raise CardsetError([problem])
-    return read_cardset_text(text, str(path), files)
-
-
-def read_cardset_text(text: str, file: str, files: Files,
-                      chain: tuple[Any, ...] = ()) -> tuple[Any, Sources, list[Problem]]:
-    try:
-        data, src = read_yaml(text, file)
-    except YamlSyntaxProblem as exc:
-        raise CardsetError([exc.problem]) from None
-    sources = Sources(src)
-    problems = merge_includes(data, sources, files)
-    if isinstance(data, dict):
-        if "extends" in data:
-            data, sources, more = _extend(data, sources, file, chain, files)
-            problems = more + problems
-        elif "remove" in data:
-            problems.append(Problem("'remove' only works in a variant (a file with 'extends: BASE')",
-                                    sources.span(("remove",), key=True),
-                                    "add 'extends: NAME' naming the cardset to take things out of", "variant"))
-            del data["remove"]
-    return data, sources, problems
-
-
-# --------------------------------------------------------------------------- extends
-
-
-def _identity(file: str) -> Any:
-    path = Path(file)
-    try:
-        return path.resolve() if path.is_file() else file
-    except OSError:  # pragma: no cover - unusual file systems
-        return file
-
-
-def _display(ident: Any, here: Any) -> str:
-    """A file of an 'extends' chain, relative to the folder of the file that reports it."""
-    if isinstance(ident, Path) and isinstance(here, Path):
-        try:
-            return os.path.relpath(ident, here.parent)
-        except ValueError:  # pragma: no cover - another drive on Windows
-            return str(ident)
-    return str(ident)
-
-
-def _resolve_base(name: str, file: str, vsrc: Sources, files: Files) -> Path:
-    here = Path(file).parent
-    span = vsrc.span(("extends",))
-    if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
-        builtin = builtin_path(name)
-        if builtin is not None:
-            return builtin
-        local = here / name
-        if files.allowed(local) and (local / "cardset.yaml").is_file():
-            return local / "cardset.yaml"
-        names = builtin_cardsets()
-        guess = difflib.get_close_matches(name, names, n=1)
-        hint = (f"did you mean '{guess[0]}'?" if guess else
-                f"give a built-in name ({', '.join(names)}) or a path such as ../base/cardset.yaml")
-        raise CardsetError([Problem(f"'extends' names an unknown cardset '{name}'", span, hint, "unknown-cardset")])
-    path = here / name
-    if not files.allowed(path):
-        raise CardsetError([refused("the base", name, "it is outside the folders this cardset "
-                                    "may read", span)])
-    if path.is_dir():
-        path = path / "cardset.yaml"
-    if not path.is_file():
-        raise CardsetError([Problem(f"'extends' names a file that does not exist: '{name}'", span,
-                                    "paths are relative to the folder of this file", "unknown-cardset")])
-    return path
-
-
-def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, ...],
-            files: Files) -> tuple[Any, Sources, list[Problem]]:
-    base_name = vdata.pop("extends")
-    remove = vdata.pop("remove", None)
-    if not isinstance(base_name, str) or not base_name.strip():
-        raise CardsetError([Problem(f"'extends' must name a cardset, got {base_name!r}", vsrc.span(("extends",)),
-                                    "a built-in name or a path relative to this file", "type")])
-    here = _identity(file)
-    chain = chain + (here,)
-    if len(chain) > MAX_EXTENDS:
-        raise CardsetError([Problem(f"'extends' goes more than {MAX_EXTENDS} cardsets deep",
-                                    vsrc.span(("extends",)), "extend the base directly", "extends-loop")])
-    base_path = _resolve_base(base_name.strip(), file, vsrc, files)
-    ident = base_path.resolve()
-    if ident in chain:
-        loop = list(chain[chain.index(ident):]) + [ident]
-        raise CardsetError([Problem("'extends' makes a loop: " + " -> ".join(_display(x, here) for x in loop),
-                                    vsrc.span(("extends",)), "a cardset cannot extend itself, directly or through others",
-                                    "extends-loop")])
-    text, problem = read_text_file(base_path, files)
-    if text is None:
-        assert problem is not None
-        if problem.code == "refused":
-            problem = refused("the base", base_name.strip(), problem.message, vsrc.span(("extends",)))
-        raise CardsetError([problem])
-    bdata, bsrc, problems = read_cardset_text(text, str(base_path), files, chain)
-    if not isinstance(bdata, dict):
-        raise CardsetError(problems + [Problem(f"'{base_name}' is not a cardset (its file is not a mapping of keys)",
-                                               vsrc.span(("extends",)), None, "unknown-cardset")])
+def merge_variant(bdata: dict[Any, Any], bsrc: Sources, vdata: dict[Any, Any], vsrc: Sources, remove: Any,
+                  base_name: str) -> tuple[dict[Any, Any], Sources, list[Problem]]:
+    """The base's data with what ``remove`` names taken out and the variant's data merged over it (both in
+    place of ``bdata``), where each value of it came from, and the problems of ``remove``."""
     merged = Sources(vsrc.main)
     merged.default = bsrc.default
     merged.exact = dict(bsrc.exact)
     merged.routes = dict(bsrc.routes)
-    if remove is not None:
-        problems = problems + _remove(bdata, remove, merged, vsrc, base_name)
+    problems = _remove(bdata, remove, merged, vsrc, base_name) if remove is not None else []
     _merge_mapping(bdata, vdata, (), (), vsrc, merged)
     return bdata, merged, problems
+
+
+def stray_remove(data: dict[Any, Any], sources: Sources) -> list[Problem]:
+    """A 'remove:' in a file that extends nothing: the problem, and the key taken out."""
+    if "remove" not in data:
+        return []
+    del data["remove"]
+    return [Problem("'remove' only works in a variant (a file with 'extends: BASE')", sources.span(("remove",), key=True),
+                    "add 'extends: NAME' naming the cardset to take things out of", "variant")]
 
 
 # --------------------------------------------------------------------------- routes

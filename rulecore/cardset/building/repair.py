@@ -1,11 +1,11 @@
 """Mend card data that breaks the schema, so that the later stages can check the rest.
 
 The schema stage reports every structural problem.  Rather than stopping there, the
-loader asks :func:`repair` for a copy of the data in which each broken value is
+builder asks :func:`repair` for a copy of the data in which each broken value is
 replaced by a harmless stand-in (an unknown key dropped, a misspelt enum value read as
 the closest choice, a number clamped into its range, a wrong value replaced by an
 empty one of the right type).  The effect text and the meaning checks then run on
-that copy, and every path that was made up is returned, so that the loader neither
+that copy, and every path that was made up is returned, so that the builder neither
 parses it nor reports anything under it: one run gives the structure problems *and*
 the effect problems, without problems that only follow from the first ones.
 """
@@ -45,6 +45,24 @@ def repair(data: Any, schema: dict[str, Any]) -> tuple[Any, set[Path]] | None:
         for err in errors:
             _fix(fixed, err, repaired, schema)
     return None
+
+
+def misspelt_required(mapping: dict[Any, Any], err: jsonschema.ValidationError, schema: dict[str, Any]) -> dict[Any, str]:
+    """The unknown keys of ``mapping`` (the instance of an additionalProperties error) that are a missing
+    required key misspelt, each with that key: 'cuont' -> 'count' when 'count' is missing.  The repair reads
+    such a key as the one meant, and the structure check reports it once, as the unknown key with its guess."""
+    allowed = set(err.schema.get("properties", {}))
+    missing = [k for k in err.schema.get("required", ()) or _required_here(schema, tuple(err.absolute_path))
+               if k not in mapping]
+    meant: dict[Any, str] = {}
+    for key in mapping:
+        if key in allowed:
+            continue
+        guess = difflib.get_close_matches(str(key), missing, n=1, cutoff=0.6)
+        if guess:
+            meant[key] = guess[0]
+            missing.remove(guess[0])
+    return meant
 
 
 def _fixable(err: jsonschema.ValidationError) -> bool:
@@ -152,13 +170,11 @@ def _fix(root: Any, err: jsonschema.ValidationError, repaired: set[Path], schema
     if how == "additionalProperties":
         if isinstance(value, dict):
             allowed = set(err.schema.get("properties", {}))
-            missing = [k for k in err.schema.get("required", ()) or _required_here(schema, path) if k not in value]
+            meant = misspelt_required(value, err, schema)
             for key in [k for k in value if k not in allowed]:
                 moved = value.pop(key)
-                guess = difflib.get_close_matches(str(key), missing, n=1, cutoff=0.6)
-                if guess and guess[0] not in value:
-                    value[guess[0]] = moved  # 'cuont: 8' is read as 'count: 8' by the later stages
-                    missing.remove(guess[0])
+                if key in meant:
+                    value[meant[key]] = moved  # 'cuont: 8' is read as 'count: 8' by the later stages
         return
     if how == "required":
         if isinstance(value, dict):

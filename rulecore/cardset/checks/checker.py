@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
-from ..errors import Problem, Span
-from ..lang import nodes as n
-from ..lang.functions import FUNCTIONS
-from ..lang.kinds import KIND_WORDS, kind_of, static_kind
-from ..lang.nodes import children, walk
-from ..lang.names import BUILTIN_NAMES, KEYWORDS
+from ...errors import Problem, Span
+from ...lang import nodes as n
+from ...lang.functions import FUNCTIONS
+from ...lang.kinds import KIND_WORDS, kind_of, static_kind
+from ...lang.nodes import children, walk
+from ...lang.names import BUILTIN_NAMES, KEYWORDS
+from .walking import one_per_family
 
 if TYPE_CHECKING:
-    from .loader import Cardset
+    from ..model import Cardset
 
 CARD_ATTRS = ("name", "type", "tags", "marks", "face_up")
 
@@ -65,7 +66,6 @@ class Checker:
         self.props = set(CARD_ATTRS)
         self.tags: set[str] = set()
         self.abilities: set[str] = set()
-        self.signals: set[str] = set()
         self._attrs_of: dict[int, str] = {}  # id of an object whose property is read -> the property
         for card in cardset.cards.values():
             self.props.update(card.props)
@@ -175,8 +175,6 @@ class Checker:
             self.expect_zone(node.zone, type(node).__name__.lower())
         if isinstance(node, n.Choose):
             self.check_choose(node)
-        if isinstance(node, (n.Signal, n.AnswerOption)):
-            self.signals.add(node.event)
         for child in children(node):
             if isinstance(child, (n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
                 self.stmt(child, ctx, loops)
@@ -300,23 +298,6 @@ class Checker:
             self.expr(child, ctx, it)
 
 
-def card_path(card: Any) -> tuple[str, str]:
-    """Where a card type is written in the data: under 'cards:', or as its family under 'families:'."""
-    return ("families", card.family) if card.family is not None else ("cards", card.id)
-
-
-def one_per_family(cs: "Cardset") -> list[Any]:
-    """Every card type, but only the first of each family (the others share its text and trees)."""
-    seen: set[str] = set()
-    out = []
-    for card in cs.cards.values():
-        if card.family is None or card.family not in seen:
-            out.append(card)
-            if card.family is not None:
-                seen.add(card.family)
-    return out
-
-
 def check_cardset(cs: "Cardset") -> list[Problem]:
     """Every meaning problem in the cardset's effect trees."""
     ch = Checker(cs)
@@ -334,11 +315,4 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    for card in one_per_family(cs):
-        for ability in card.abilities.values():
-            if ability.on is not None and ability.on not in ch.signals:
-                guess = ch.guess(ability.on, ch.signals)
-                hint = f"did you mean '{guess}'?" if guess else "no effect says 'signal \"%s\" for ...'" % ability.on
-                ch.problem(card.span, f"{card.name}'s '{ability.name}' answers '{ability.on}', which nothing signals",
-                           hint, "trigger")
     return ch.problems

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import yaml
 
-from ..errors import Problem, Span
+from ...errors import Problem, Span
 
 Path = tuple[Any, ...]
 
@@ -221,7 +221,7 @@ _Loader.yaml_implicit_resolvers = {
 }
 for _first in "tTfF":
     _Loader.add_implicit_resolver(
-        "tag:yaml.org,2002:bool", __import__("re").compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), [_first]
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), [_first]
     )
 
 _LOADER = _Loader("")
