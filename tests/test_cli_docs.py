@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 import rulecore._resources as resources
 from cli_helpers import REPO, flat
 from rulecore._resources import doc_files
+from rulecore.errors import doc_ref
+from test_errors import _doc_ref_paths_and_stray_mentions as doc_ref_paths_and_stray_mentions
 from rulecore.cli import app
 
 GUIDES = sorted(p.stem for p in (REPO / "docs").glob("*.md"))
@@ -75,3 +77,14 @@ def test_the_wheel_ships_the_docs() -> None:
     tomllib = pytest.importorskip("tomllib")
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]["docs"] == "rulecore/_data/docs"
+
+
+def test_every_doc_a_message_points_to_is_printed_by_the_command_it_names() -> None:
+    """Each doc_ref(...) hint in the package names a topic that `rulecore docs TOPIC` really prints: that file."""
+    paths, _ = doc_ref_paths_and_stray_mentions()
+    assert paths
+    for path in paths:
+        topic = doc_ref(path).split("'rulecore docs ", 1)[1].split("'", 1)[0]
+        code, out, _ = docs(topic)
+        assert code == 0, topic
+        assert out == (REPO / path).read_text(encoding="utf-8"), topic
