@@ -71,6 +71,7 @@ class ZoneDef:
     visibility: str  # owner | everyone | nobody
     description: str = ""
     slots: int = 0  # a shared row of numbered zones (1..slots), or 0
+    label: str = ""  # what people call it ('label:'); "" reads as its name
 
 
 @attrs.frozen
@@ -570,7 +571,8 @@ class _Loader:
             self.meaning_unsure = True  # a name that cannot be used: text naming it would only seem wrong
 
         zones = {
-            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0))
+            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0),
+                       v.get("label", ""))
             for k, v in d["zones"].items()
         }
         for k, v in d["zones"].items():

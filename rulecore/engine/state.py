@@ -857,12 +857,12 @@ class State:
         if key is None:
             return "cards"
         owner = self.rules.zone_owner.get(key)
+        name, _, slot = key.partition("/")
+        zone = self.rules.cardset.zones.get(name)
+        label = zone.label or name if zone is not None else name  # 'label:' in the cardset, else the name
         if owner is not None:
-            return f"{self.rules.player_label(owner)}'s {key.rsplit('/', 1)[0]}"
-        if "/" in key:
-            name, slot = key.rsplit("/", 1)
-            return f"{name} {slot}"
-        return key
+            return f"{self.rules.player_label(owner)}'s {label}"
+        return f"{label} {slot}" if slot else label
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.rules.players:
