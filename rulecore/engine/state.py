@@ -204,12 +204,22 @@ class State:
     # ------------------------------------------------------------------ information
     def view(self, player: int) -> dict[str, Any]:
         """Everything ``player`` may know now, as JSON-ready data."""
-        rules = self.rules
         self._check_player(player)
+        return self._view(player)
+
+    def public_view(self) -> dict[str, Any]:
+        """What every seat may know now (for spectators): ``view`` with ``"player": None``, the zones every
+        seat may see, face-up cards, public counters and vars, and only who is deciding."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, Any]:
+        rules = self.rules
+        seats = rules.seats
         zones: dict[str, Any] = {}
         for key, cards in self.zones.items():
             entry: dict[str, Any] = {"count": len(cards)}
-            if self.zone_visible(key, player):
+            if self.zone_visible(key, player) if player is not None else \
+                    all(self.zone_visible(key, p) for p in seats):
                 # a card lying face down there shows as null
                 down = self.facedown
                 sealed = self.sealed_cards
@@ -229,7 +239,7 @@ class State:
             values = self.counters[name]
             if cdef.visibility == "everyone":
                 counters[name] = list(values) if cdef.per_player else values[0]
-            elif cdef.visibility == "owner" and cdef.per_player:
+            elif cdef.visibility == "owner" and cdef.per_player and player is not None:
                 counters[name] = {str(player): values[player]}
         decision: dict[str, Any] | None = None
         if self.asking is not None:
@@ -320,22 +330,48 @@ class State:
             rules.card_names,
         )
 
-    def events(self, player: int | None = None) -> list[dict[str, Any]]:
-        """The event log as ``player`` may see it (None: the full log, for referees and tests)."""
+    def events(self, player: int | None = None, since: int = 0, *, numbered: bool = False) -> list[dict[str, Any]]:
+        """The event log as ``player`` may see it (None: the full log, for referees and tests), from log
+        position ``since`` on; ``numbered``: each event also has its ``index`` in the full log."""
+        if player is not None:
+            self._check_player(player)
+        return self._events(player, since, numbered, False)
+
+    def public_events(self, since: int = 0, *, numbered: bool = False) -> list[dict[str, Any]]:
+        """The events every seat may see (for spectators), as ``events``."""
+        return self._events(None, since, numbered, True)
+
+    def event_cursor(self, player: int | None = None) -> int:
+        """Where to ask ``events(player, since=...)`` from next time so that nothing is missed: the log's
+        length, or the first event still held from ``player`` in a sealed part (None: from anyone)."""
+        log = self.log
+        for i in range(len(log)):
+            sealed = log[i].get("sealed")
+            if sealed is not None and sealed != player:
+                return i
+        return len(log)
+
+    def _events(self, player: int | None, since: int, numbered: bool, public: bool) -> list[dict[str, Any]]:
+        if type(since) is not int or since < 0:
+            raise IllegalActionError(f"since must be a log position, a whole number (got {since!r:.40})")
+        everyone = set(self.rules.seats)
         out = []
-        for event in self.log:
+        for index in range(since, len(self.log)):
+            event = self.log[index]
             to = event.get("to")
-            if player is not None and to is not None and player not in to:
+            if to is not None and (player is not None and player not in to or public and not everyone <= set(to)):
                 continue
             sealed = event.get("sealed")
-            if player is not None and sealed is not None and sealed != player:
+            if sealed is not None and (player is not None and sealed != player or public):
                 continue  # another player's sealed part, until every part is done
             shown = {k: v for k, v in event.items() if k not in ("to", "seen", "private_text", "cards", "sealed")}
             seen = event.get("seen")
             if "cards" in event:
-                if player is None or seen is None or player in seen:
+                if seen is None or (player in seen if player is not None else not public or everyone <= set(seen)):
                     shown["cards"] = event["cards"]
                     shown["text"] = event["private_text"]
+            if numbered:
+                shown["index"] = index
             out.append(shown)
         return out
 
