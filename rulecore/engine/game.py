@@ -19,6 +19,7 @@ from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
 from .state import State, state_from_json
+from .table import card_catalogue
 from ..errors import IllegalActionError, OptionError, RuleError
 from ..lang import nodes as n
 from ..lang.nodes import walk
@@ -143,6 +144,11 @@ class Game:
     def observation_slots(self) -> tuple[str, ...]:
         """What each slot of an observation holds, in words."""
         return self.observer.slots
+
+    def card_catalogue(self) -> list[dict[str, Any]]:
+        """Every card type in play (after ``include_if``), in cardset order, as JSON-ready data: ``id``,
+        ``name``, ``count``, ``text``, ``tags``, ``props``, ``scoring``, ``family`` and ``abilities``."""
+        return card_catalogue(self.rules)
 
     def action_label(self, action_id: int) -> str:
         """What a stable action id means, in words (the same in every state)."""

@@ -24,6 +24,7 @@ import attrs
 from . import interpreter as interp
 from . import knowledge
 from . import resample as _resample
+from . import table as _table
 from ..lang import nodes as n
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
@@ -127,6 +128,11 @@ class State:
     def legal_action_ids(self) -> list[int]:
         """The stable ids of ``legal_actions()``, in the same order (see ``Game.num_distinct_actions``)."""
         return self.game.action_codec.legal_ids(self)
+
+    def option_refs(self) -> list[dict[str, Any]]:
+        """What each of ``legal_actions()`` refers to (a card and where it lies, a seat, a number, ...),
+        told no further than the chooser's own view shows (engine/table.py; docs/api.md)."""
+        return _table.option_refs(self)
 
     def observation(self, player: int) -> list[float]:
         """A fixed-length vector (``game.observation_shape``) built from ``view(player)`` alone."""
