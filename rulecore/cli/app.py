@@ -37,6 +37,7 @@ import rulecore
 from rulecore.bots import BOT_NAMES, Bot, make_bot
 from rulecore.cardset.explain import explain_entry, explain_game, find_entry, render_block, render_expr, suggest
 from rulecore.cardset.schema import editor_schema
+from rulecore.cli.serve import serve_command
 from rulecore.cli.validate import UsageError, validate_paths
 from rulecore.simulate import (
     BACKENDS,
@@ -1059,6 +1060,9 @@ def schema_command(
             fh.write(text + "\n")
     except OSError as exc:
         _fail(f"cannot write {output}: {exc.strerror}", 2)
+
+
+app.command("serve")(serve_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

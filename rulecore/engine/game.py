@@ -36,7 +36,7 @@ def _mix_seed(seed: int) -> int:
 NAME_LENGTH = 40  # the longest display name of a player, in characters
 
 
-def _check_names(names: Sequence[str] | None, players: int, cardset: Cardset) -> tuple[str, ...] | None:
+def check_player_names(names: Sequence[str] | None, players: int, cardset: Cardset) -> tuple[str, ...] | None:
     """``player_names`` checked: one per seat, each a short line of text that no other answer of the game
     shares (a name is the label of its seat in every choice, so it must tell the seats and answers apart)."""
     if names is None:
@@ -98,7 +98,7 @@ class Game:
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
         self.event_limit = event_limit  # entries of the event log; the last one then says it is full
-        self.player_names = _check_names(player_names, players, cardset)  # None: "Player 0", "Player 1", ...
+        self.player_names = check_player_names(player_names, players, cardset)  # None: "Player 0", "Player 1", ...
         self.rules = Rules(cardset, players, self.options, self.player_names)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None
