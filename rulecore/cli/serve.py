@@ -41,6 +41,9 @@ def serve_command(
     bot_seconds: Annotated[float, typer.Option(metavar="SECONDS", help="Time budget of one bot decision, in seconds.")] = 10.0,
     bot_workers: Annotated[Optional[int], typer.Option(metavar="N", help="Processes that run bots (default: cores - 1, "
                                                             "at least 1).", show_default=False)] = None,
+    rate: Annotated[float, typer.Option(metavar="N", help="Requests per second one client address may make "
+                                                          "(and messages one WebSocket may send).")] = 20.0,
+    burst: Annotated[int, typer.Option(metavar="N", help="Requests a client may make at once above --rate.")] = 60,
     cors_origin: Annotated[Optional[list[str]], typer.Option(
         "--cors-origin", metavar="URL", help="Let pages of this origin call the API (repeatable); none by "
                                              "default.", show_default=False)] = None,
@@ -70,11 +73,11 @@ def serve_command(
         sources.append(GameSource(name, source, roots))
     if not 0 < port < 65536:
         _fail("--port must be from 1 to 65535", 2)
-    if bot_seconds <= 0 or (bot_workers is not None and bot_workers < 1):
-        _fail("--bot-seconds must be above 0 and --bot-workers at least 1", 2)
+    if bot_seconds <= 0 or (bot_workers is not None and bot_workers < 1) or rate <= 0 or burst < 1:
+        _fail("--bot-seconds and --rate must be above 0, --bot-workers and --burst at least 1", 2)
     defaults = ServeConfig(games=())
     config = ServeConfig(games=tuple(sources), db=db, bots=defaults.bots + tuple(bot or ()), bot_seconds=bot_seconds,
-                         bot_workers=bot_workers or defaults.bot_workers, cors_origins=tuple(cors_origin or ()))
+                         bot_workers=bot_workers or defaults.bot_workers, rate=rate, burst=burst, cors_origins=tuple(cors_origin or ()))
     where = f"http://{host}:{port}/" if ":" not in host else f"http://[{host}]:{port}/"
     sys.stderr.write(f"rulecore serve: {', '.join(seen)} at {where} (matches kept in {os.path.abspath(db)}; "
                      "Ctrl-C stops)\n")
