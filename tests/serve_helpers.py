@@ -86,4 +86,4 @@ def wait_for(client: Any, match_id: str, token: str | None, done: Any, timeout: 
         payload = client.get(f"/api/matches/{match_id}", headers=auth(token) if token else {}).json()
         if done(payload) or time.monotonic() > deadline:
             return payload  # type: ignore[no-any-return]
-        time.sleep(0.05)
+        time.sleep(0.02)

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("serve") / "matches.sqlite3"
-    running = Server(db, "witty-witches", "witching-hour", "--bot-workers", "1", "--rate", "400", "--burst", "800")
+    running = Server(db, "witty-witches", "witching-hour", "--bot-workers", "1", "--bot-pause", "0", "--rate", "400", "--burst", "800")
     running.start()
     yield running
     running.stop()

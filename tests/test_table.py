@@ -100,8 +100,9 @@ def test_public_view_is_what_every_seat_sees(cardsets: dict[str, rulecore.Cardse
             for view in views:
                 mine = view["zones"][key]
                 assert mine["count"] == zone["count"]
-                if "cards" in zone:
-                    assert mine["cards"] == zone["cards"]
+                for i, card in enumerate(zone.get("cards", [])):
+                    if card is not None:  # a seat sees its own sealed cards, the public does not
+                        assert mine["cards"][i] == card
                 for card in zone.get("face_up", []):
                     assert card in mine.get("cards", []) + mine.get("face_up", [])
         for counter, value in public["counters"].items():

@@ -39,6 +39,8 @@ def serve_command(
         "--bot", metavar="MODULE:ATTR", help="Also let clients seat this bot of your own (repeatable); "
                                              "the built-in bots are always there.", show_default=False)] = None,
     bot_seconds: Annotated[float, typer.Option(metavar="SECONDS", help="Time budget of one bot decision, in seconds.")] = 10.0,
+    bot_pause: Annotated[float, typer.Option(metavar="SECONDS", help="How long a bot waits before it moves when "
+                                                                     "people sit at the table.")] = 0.4,
     bot_workers: Annotated[Optional[int], typer.Option(metavar="N", help="Processes that run bots (default: cores - 1, "
                                                             "at least 1).", show_default=False)] = None,
     rate: Annotated[float, typer.Option(metavar="N", help="Requests per second one client address may make "
@@ -76,7 +78,7 @@ def serve_command(
     if bot_seconds <= 0 or (bot_workers is not None and bot_workers < 1) or rate <= 0 or burst < 1:
         _fail("--bot-seconds and --rate must be above 0, --bot-workers and --burst at least 1", 2)
     defaults = ServeConfig(games=())
-    config = ServeConfig(games=tuple(sources), db=db, bots=defaults.bots + tuple(bot or ()), bot_seconds=bot_seconds,
+    config = ServeConfig(games=tuple(sources), db=db, bots=defaults.bots + tuple(bot or ()), bot_seconds=bot_seconds, bot_pause=max(0.0, bot_pause),
                          bot_workers=bot_workers or defaults.bot_workers, rate=rate, burst=burst, cors_origins=tuple(cors_origin or ()))
     where = f"http://{host}:{port}/" if ":" not in host else f"http://[{host}]:{port}/"
     sys.stderr.write(f"rulecore serve: {', '.join(seen)} at {where} (matches kept in {os.path.abspath(db)}; "
