@@ -132,7 +132,7 @@ async function showNewMatch(name) {
   form.append(
     el("h1", {text: "New match: " + info.title}),
     el("label", {class: "row"}, el("span", {text: "Players"}), players),
-    optionRows, el("h2", {text: "Seats"}), seatsBox,
+    ...optionRows, el("h2", {text: "Seats"}), seatsBox,
     el("label", {class: "row"}, el("span", {text: "Seed"}), seed),
     el("button", {type: "submit", id: "create", class: "primary", text: "Create match"}), status);
   form.addEventListener("submit", async event => {
@@ -273,7 +273,8 @@ async function act(table, option) {
 
 function drawZone(table, key, zone, refs) {
   const {zone: info, slot} = zoneInfo(table, key);
-  const title = slot !== null ? `${info.label} ${slot}` : info.label;
+  const label = info.label === info.name ? info.name.replace(/_/g, " ") : info.label;
+  const title = slot !== null ? `${label} ${slot}` : label;
   const cards = el("div", {class: "cards"});
   if (zone.cards) {
     zone.cards.forEach((id, index) => {
@@ -309,6 +310,9 @@ function counterText(view, seat) {
 
 function draw(table) {
   const p = table.payload;
+  app.dataset.version = String(p.version);
+  app.dataset.status = p.status;
+  app.dataset.seat = p.seat === null ? "" : String(p.seat);
   setHeader(table.info.title || p.game);
   const view = p.view;
   const mine = p.seat;
