@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, MutableMapping
 
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]

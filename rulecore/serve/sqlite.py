@@ -78,7 +78,7 @@ class SQLiteStorage:
             db.execute("COMMIT")
 
     def create_match(self, match: MatchRecord) -> None:
-        statements = [("INSERT INTO matches (id, game, players, options, seed, created, version, status, fingerprint,"
+        statements: list[tuple[str, tuple[Any, ...]]] = [("INSERT INTO matches (id, game, players, options, seed, created, version, status, fingerprint,"
                        " reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (match.match_id, match.game, match.players, json.dumps(match.options), match.seed,
                         match.created, match.version, match.status, match.fingerprint, match.reason))]
