@@ -100,8 +100,15 @@ async def play_seat(url: str, client: httpx.AsyncClient, match_id: str, seed: in
                 continue
             option = rng.choice(decision["options"])
             start = time.perf_counter()
-            answer = await client.post(f"/api/matches/{match_id}/actions", headers={"authorization": f"Bearer {token}"},
-                                       json={"action": option["id"], "version": version})
+            for attempt in range(3):  # a keep-alive connection the server closed just then: send it again
+                try:   # (safe: an action that went through the first time is refused as stale the second)
+                    answer = await client.post(f"/api/matches/{match_id}/actions",
+                                               headers={"authorization": f"Bearer {token}"},
+                                               json={"action": option["id"], "version": version})
+                    break
+                except (httpx.ReadError, httpx.RemoteProtocolError):
+                    if attempt == 2:
+                        raise
             if answer.status_code == 200:
                 post_ms.append((time.perf_counter() - start) * 1000)
                 sent_at[answer.json()["version"]] = start
@@ -114,10 +121,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    server_log = open(db.with_suffix(".log"), "wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "rulecore", "serve", args.game, "--port", str(port), "--db", str(db),
          "--bot-pause", "0", "--rate", "100000", "--burst", "100000", "--bot-workers", str(args.bot_workers)],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        cwd=REPO, env=env, stdout=server_log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         async with httpx.AsyncClient(base_url=url, timeout=120,
                                      limits=httpx.Limits(max_connections=args.clients + 20)) as client:
@@ -153,9 +161,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             elapsed = time.perf_counter() - start
             memory = peak_memory_mb(server.pid)
             logs = {mid: (await client.get(f"/api/matches/{mid}/log")).json() for mid in finals}
+    except BaseException:
+        sys.stderr.write(f"the server's log ({db.with_suffix('.log')}) ends:\n"
+                         + db.with_suffix(".log").read_text(errors="replace")[-4000:])
+        raise
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(60)
+        server_log.close()
     # nothing lost, nothing doubled
     problems = []
     with sqlite3.connect(db) as con:

@@ -73,7 +73,7 @@ def _play(game: rulecore.Game, seed: int) -> int:
     seen: dict[int | None, dict[int, dict[str, Any]]] = {p: {} for p in since}
     payloads = 0
     for _ in range(600):
-        match.snapshot, match.snapshot_version = state.clone(), len(state.history)
+        match.shown = (state.clone(), len(state.history))
         for viewer in since:
             payload = match_payload(match, viewer, since[viewer])
             json.dumps(payload)

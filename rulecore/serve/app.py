@@ -311,4 +311,4 @@ def create_app(config: ServeConfig) -> Starlette:
 def run(config: ServeConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
     """Serve ``config`` with uvicorn until interrupted."""
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=config.max_body,
-                timeout_graceful_shutdown=5, server_header=False)
+                timeout_graceful_shutdown=5, timeout_keep_alive=30, server_header=False)

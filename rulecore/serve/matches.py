@@ -3,7 +3,8 @@ storage before it is acknowledged, bots taking their turns, and telling the conn
 
 Concurrency: everything that changes a match holds its ``lock`` (an ``asyncio.Lock``) and runs the
 engine and the storage in a worker thread, so the event loop serves other matches meanwhile. After
-each change the match keeps ``snapshot``, a clone of its state that nothing changes again; payloads
+each change the match publishes ``shown``: a clone of its state that nothing changes again, with the
+version it is of (one attribute, so that nobody reads a state with another state's version); payloads
 are built from it, from any thread, without the lock.
 """
 
@@ -51,8 +52,7 @@ class Match:
         self.record = record
         self.options = options  # every option, defaults filled in
         self.state: rulecore.State | None = None
-        self.snapshot: rulecore.State | None = None
-        self.snapshot_version = record.version
+        self.shown: tuple[rulecore.State | None, int] = (None, record.version)  # see the module docstring
         self.lock = asyncio.Lock()
         self.watchers: set[asyncio.Event] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -113,8 +113,7 @@ class Hub:
         if record.status == "playing" or actions:
             game = self.games.game(record.game, record.players, record.options, match.names())
             match.state = game.replay(record.seed, actions)
-            match.snapshot = match.state.clone()
-        match.snapshot_version = record.version
+        match.shown = (match.state.clone() if match.state is not None else None, record.version)
 
     async def close(self) -> None:
         self.closing = True
@@ -241,7 +240,7 @@ class Hub:
             if full:
                 await self._start(match, locked=True)
             else:
-                match.snapshot_version = record.version
+                match.shown = (match.shown[0], record.version)
         self._after_change(match)
         return token
 
@@ -251,8 +250,7 @@ class Hub:
         def start() -> None:
             game = self.games.game(record.game, record.players, record.options, match.names())
             match.state = game.new_game(record.seed)
-            match.snapshot = match.state.clone()
-            match.snapshot_version = record.version
+            match.shown = (match.state.clone(), record.version)
 
         try:
             await anyio.to_thread.run_sync(start)
@@ -313,8 +311,7 @@ class Hub:
                 raise
             record.version += 1
             record.status = status
-            match.snapshot = state.clone()
-            match.snapshot_version = record.version
+            match.shown = (state.clone(), record.version)
 
         try:
             await anyio.to_thread.run_sync(commit)
@@ -331,7 +328,7 @@ class Hub:
     def _after_change(self, match: Match) -> None:
         for event in match.watchers:
             event.set()
-        state = match.snapshot
+        state = match.shown[0]
         if self.closing or match.record.status != "playing" or state is None or state.is_terminal():
             return
         seat = match.record.seats[state.current_player] if state.current_player is not None else None
@@ -340,11 +337,10 @@ class Hub:
 
     async def _bot_turn(self, match: Match) -> None:
         record = match.record
-        state = match.snapshot
+        state, version = match.shown
         if state is None or state.current_player is None:
             return
         seat = state.current_player
-        version = match.snapshot_version
         spec = record.seats[seat].bot or "random"
         job = BotJob(record.match_id, record.game, record.players, record.options, tuple(match.names()),
                      record.seed, tuple(state.history), seat, spec)

@@ -38,14 +38,14 @@ def seats_info(match: "Match") -> list[dict[str, Any]]:
 def match_payload(match: "Match", seat: int | None, since: int) -> dict[str, Any]:
     """The payload of GET /api/matches/{id} and of the WebSocket, for ``seat`` (None: a spectator)."""
     record = match.record
-    state = match.snapshot  # a clone taken after the last change: never changed again, safe from any thread
+    state, version = match.shown  # a clone taken after the last change: never changed again, safe from any thread
     payload: dict[str, Any] = {
         "type": "match",
         "match_id": record.match_id,
         "game": record.game,
         "players": record.players,
         "options": match.options,
-        "version": match.snapshot_version,
+        "version": version,
         "status": record.status,
         "seat": seat,
         "seats": seats_info(match),
@@ -80,7 +80,7 @@ def log_payload(match: "Match") -> dict[str, Any]:
     """GET /api/matches/{id}/log: a finished match's seed, options, names and history (``Game.replay``
     rebuilds it); before the end only the public events."""
     record = match.record
-    state = match.snapshot
+    state = match.shown[0]
     finished = record.status == "finished" and state is not None
     out: dict[str, Any] = {"match_id": record.match_id, "game": record.game, "players": record.players,
                            "options": match.options, "status": record.status, "finished": finished}
