@@ -36,7 +36,8 @@ class ServeConfig:
       people sit at the table (so that they can follow);
     - ``max_body``: bytes of one request body or WebSocket message; ``rate`` and ``burst``: requests
       per second (and the burst above it) of one client address, and messages of one WebSocket;
-    - ``max_matches``: matches kept at once (unfinished ones); ``cors_origins``: origins allowed to
+    - ``max_matches``: matches kept at once (unfinished ones): when they are all taken, a match still
+      waiting for people after ``waiting_seconds`` gives its place up; ``cors_origins``: origins allowed to
       call the API from another site (none by default).
     """
 
@@ -50,6 +51,7 @@ class ServeConfig:
     rate: float = 20.0
     burst: int = 60
     max_matches: int = 1_000
+    waiting_seconds: float = 3_600.0
     max_sockets: int = 64
     cors_origins: tuple[str, ...] = ()
 

@@ -81,7 +81,6 @@ class Hub:
         self.finished: list[str] = []
         self._bot_threads = ThreadPoolExecutor(max_workers=pool.size, thread_name_prefix="rulecore-bot")
         self._fingerprints = {name: fingerprint(cs) for name, cs in games.cardsets.items()}
-        self.stats = {"actions": 0, "bot_fallbacks": 0}
         self.closing = False
 
     # ------------------------------------------------------------------ start and stop
@@ -178,8 +177,10 @@ class Hub:
         if game_name not in self.games:
             raise ApiError(404, "unknown-game", f"this server has no game {game_name[:60]!r}; "
                                                 f"it has: {', '.join(self.games.cardsets)}")
-        unfinished = sum(1 for m in self.matches.values() if m.record.status in ("waiting", "playing"))
-        if unfinished >= self.config.max_matches:
+        unfinished = [m for m in self.matches.values() if m.record.status in ("waiting", "playing")]
+        if len(unfinished) >= self.config.max_matches:
+            unfinished = [m for m in unfinished if not await self._abandon_if_stale(m)]
+        if len(unfinished) >= self.config.max_matches:
             raise ApiError(503, "full", "this server has as many matches as it may keep; try again later")
         players, specs = body["players"], body["seats"]
         if len(specs) != players:
@@ -209,6 +210,20 @@ class Hub:
         if record.status == "playing":
             await self._start(match)
         return match
+
+    async def _abandon_if_stale(self, match: Match) -> bool:
+        """A match still waiting for people after ``config.waiting_seconds`` gives its place up (it fails)."""
+        record = match.record
+        if record.status != "waiting" or time.time() - record.created < self.config.waiting_seconds:
+            return False
+        async with match.lock:
+            if record.status != "waiting":
+                return False
+            record.status, record.reason = "failed", "nobody took the open seats in time"
+            await anyio.to_thread.run_sync(self.storage.set_status, record.match_id, "failed", record.reason)
+        self._keep_finished(match)
+        self._after_change(match)
+        return True
 
     async def join(self, match: Match, seat: int, name: str) -> str:
         async with match.lock:
@@ -319,7 +334,6 @@ class Hub:
             raise ApiError(422, "rule-error", f"the rules could not carry this out: {exc}"[:500]) from None
         except StorageConflict:
             raise ApiError(409, "stale", "another server committed this action first") from None
-        self.stats["actions"] += 1
         if record.status == "finished":
             self._keep_finished(match)
             self.pool.forget(record.match_id)
@@ -351,7 +365,6 @@ class Hub:
         except (BotTimeout, BotFailed) as exc:
             legal = state.legal_actions()
             action = random.Random(f"{record.seed}:{len(state.history)}").choice(legal)
-            self.stats["bot_fallbacks"] += 1
             log.warning("match %s seat %d (%s): %s; it plays %r instead", record.match_id, seat, spec, exc, action)
         except RuntimeError:  # the executor is shut down: the server is stopping
             return

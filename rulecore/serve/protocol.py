@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 if TYPE_CHECKING:
     from .matches import Match
 
@@ -97,7 +95,3 @@ def created_payload(match: "Match") -> dict[str, Any]:
     return {"match_id": record.match_id, "game": record.game, "players": record.players, "options": match.options,
             "version": record.version, "status": record.status, "seats": seats_info(match)}
 
-
-def record_fields(match: "Match") -> dict[str, Any]:
-    """The stored record as plain data (for logs and tests)."""
-    return attrs.asdict(match.record)

@@ -240,6 +240,7 @@ function cardName(table, id) {
 }
 
 function showCard(table, id) {
+  table.selected = id;
   const box = document.getElementById("detail");
   if (!box) return;
   const card = table.cards[id];
@@ -318,7 +319,6 @@ function draw(table) {
   const mine = p.seat;
   const parts = [];
   // who sits where, and the links to share
-  const open = p.seats.filter(s => s.kind === "open" && !s.taken);
   if (p.status === "waiting") {
     parts.push(el("section", {class: "waiting"},
       el("h2", {text: "Waiting for players"}),
@@ -336,7 +336,7 @@ function draw(table) {
     const deciding = view.decision ? view.decision.player : null;
     const status = view.terminal ? resultText(p) : deciding === mine ? "Your turn" : deciding !== null ? `${nameOf(p, deciding)} is deciding` : "";
     parts.push(el("p", {class: "status" + (deciding === mine && !view.terminal ? " yours" : ""), id: "status", text: status}));
-    if (mine === null) parts.push(el("p", {class: "note", text: "You are watching: you see what every player may see." + (open.length ? "" : "")}));
+    if (mine === null) parts.push(el("p", {class: "note", text: "You are watching: you see what every player may see."}));
     // the decision
     const refs = [];
     if (p.decision) {
@@ -372,6 +372,7 @@ function draw(table) {
   parts.push(el("section", {class: "events"}, el("h2", {text: "What happened"}), log));
   app.replaceChildren(...parts);
   log.scrollTop = log.scrollHeight;
+  if (table.selected !== undefined) showCard(table, table.selected);  // the card being read stays
 }
 
 function resultText(p) {
