@@ -249,7 +249,7 @@ function showCard(table, id) {
   if (card.tags.length) facts.push(el("p", {class: "meta", text: "Tags: " + card.tags.join(", ")}));
   for (const [key, value] of Object.entries(card.props)) facts.push(el("p", {class: "meta", text: `${key}: ${Array.isArray(value) ? value.join(", ") : value}`}));
   if (card.scoring.length) facts.push(el("p", {class: "meta", text: "Scoring: " + card.scoring.join(", ")}));
-  box.replaceChildren(el("h3", {text: card.name}), el("p", {class: "cardtext", text: card.text || "(no text)"}), facts);
+  box.replaceChildren(el("h3", {text: card.name}), el("p", {class: "cardtext", text: card.text || "(no text)"}), ...facts);
 }
 
 function zoneInfo(table, key) {
