@@ -95,7 +95,7 @@ CREATE_MATCH: Schema = {
         "game": {"type": "string", "maxLength": 200},
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
         "options": {"type": "object", "maxProperties": 64,
-                    "additionalProperties": {"type": ["string", "integer", "boolean", "number"]}},
+                    "additionalProperties": {"type": ["string", "integer", "boolean"]}},
         "seats": {"type": "array", "minItems": 1, "maxItems": 64, "items": {
             "type": "string", "maxLength": 200,
             "description": "\"open\" (a person joins it) or \"bot:NAME\" / \"bot:NAME:settings\"."}},
