@@ -115,6 +115,6 @@ def test_help_shows_flags_bare_and_values_by_name(command: str) -> None:
         if param.is_flag:
             assert cells == [cells[-1]] and cells[-1].startswith(param.help[:20]), (param.opts, cells)
         else:
-            assert shown and re.fullmatch(r"[A-Z][A-Z=]*|[a-z]+(\|[a-z]+)+", shown[0].split(" [")[0]), cells
+            assert shown and re.fullmatch(r"[A-Z][A-Z=:]*|[a-z]+(\|[a-z]+)+", shown[0].split(" [")[0]), cells
     if command in ("simulate", "play"):
         assert rows["--option"][0] == "KEY=VALUE"

@@ -18,7 +18,7 @@ PACKAGE = Path(rulecore.__file__).resolve().parent
 
 # Modules of ours that may be imported inside a function because they pull in an optional
 # extra (pip install 'rulecore[...]'); nothing else may hide an import there.
-OPTIONAL_EXTRAS: frozenset[str] = frozenset()
+OPTIONAL_EXTRAS: frozenset[str] = frozenset({"rulecore.serve.app", "rulecore.serve.config"})  # the serve extra
 
 
 def test_the_checked_package_is_this_checkout() -> None:

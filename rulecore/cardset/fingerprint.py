@@ -15,6 +15,9 @@ import attrs
 from ..errors import Problem, Span
 
 _LEFT_OUT = frozenset({"span", "warnings", "file"})
+# fields added after saves existed, left out while they hold their default, so that a cardset that
+# does not use them keeps the fingerprint (and its saves) it had before: (class name, field name)
+_LATER = frozenset({("ZoneDef", "label")})
 
 
 def fingerprint(cardset: Any) -> str:
@@ -29,6 +32,8 @@ def fingerprint(cardset: Any) -> str:
                 return
             feed(kind.__name__.encode() + b"(")
             for field in attrs.fields(kind):
+                if (kind.__name__, field.name) in _LATER and getattr(value, field.name) == field.default:
+                    continue
                 if field.name not in _LEFT_OUT:
                     feed(field.name.encode() + b"=")
                     walk(getattr(value, field.name))

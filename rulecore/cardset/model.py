@@ -56,6 +56,7 @@ class ZoneDef:
     visibility: str  # owner | everyone | nobody
     description: str = ""
     slots: int = 0  # a shared row of numbered zones (1..slots), or 0
+    label: str = ""  # what people call it ('label:'); "" reads as its name
 
 
 @attrs.frozen

@@ -143,6 +143,13 @@ ZONE = {
             "maximum": MAX_SLOTS,
             "description": "With owner none: a row of N numbered zones, read as 'NAME of 1' .. 'NAME of N'.",
         },
+        "label": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 60,
+            "description": "The zone's name as people read it in events, choices and tables ('Hex pile'); "
+                           "default: the zone's name.",
+        },
         "description": {"type": "string"},
     },
 }

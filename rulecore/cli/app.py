@@ -19,6 +19,7 @@ from rulecore.cli.docs import docs_command
 from rulecore.cli.explain import explain_command
 from rulecore.cli.play import play_command
 from rulecore.cli.schema import schema_command
+from rulecore.cli.serve import serve_command
 from rulecore.cli.simulate import simulate_command
 from rulecore.cli.validate import validate_command
 
@@ -86,6 +87,7 @@ app.command("validate", cls=_Command)(validate_command)
 app.command("explain", cls=_Command)(explain_command)
 app.command("schema", cls=_Command)(schema_command)
 app.command("docs", cls=_Command)(docs_command)
+app.command("serve", cls=_Command)(serve_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

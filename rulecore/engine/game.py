@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from . import knowledge
 from ..cardset.fingerprint import fingerprint
@@ -20,7 +20,10 @@ from .rules import Rules
 from .interpreter.driver import run
 from .saves import state_from_json
 from .state import State
+from .table import card_catalogue
 from ..errors import IllegalActionError, OptionError, RuleError
+from ..lang import nodes as n
+from ..lang.nodes import walk
 
 _MASK = (1 << 64) - 1
 
@@ -29,6 +32,36 @@ def _mix_seed(seed: int) -> int:
     z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
     z = ((z ^ (z >> 33)) * 0xFF51AFD7ED558CCD) & _MASK
     return z ^ (z >> 33)
+
+
+NAME_LENGTH = 40  # the longest display name of a player, in characters
+
+
+def check_player_names(names: Sequence[str] | None, players: int, cardset: Cardset) -> tuple[str, ...] | None:
+    """``player_names`` checked: one per seat, each a short line of text that no other answer of the game
+    shares (a name is the label of its seat in every choice, so it must tell the seats and answers apart)."""
+    if names is None:
+        return None
+    if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != players:
+        raise OptionError(f"player_names must be a list of {players} names, one per seat (got {names!r:.60})")
+    taken = {"done", "decline", "the game", "none"} | {c.name.casefold() for c in cardset.cards.values()}
+    roots = [cardset.program, *(p.body for p in cardset.procedures.values()),
+             *(a.body for c in cardset.cards.values() for a in c.abilities.values())]
+    taken |= {node.label.casefold() for root in roots for node in walk(root) if isinstance(node, n.StaticOption)}
+    seen: set[str] = set()
+    for seat, name in enumerate(names):
+        if type(name) is not str or not name.strip() or name != name.strip() or len(name) > NAME_LENGTH \
+                or not name.isprintable():
+            raise OptionError(f"player_names[{seat}] must be a text of 1 to {NAME_LENGTH} printable characters "
+                              f"without spaces at either end (got {name!r:.60})")
+        key = name.casefold()
+        if key in seen:
+            raise OptionError(f"player_names[{seat}] ({name!r}) is the name of another seat too: names must differ")
+        if key in taken:
+            raise OptionError(f"player_names[{seat}] ({name!r}) is also a card or answer of '{cardset.name}': "
+                              "choose another name")
+        seen.add(key)
+    return tuple(names)
 
 
 class Game:
@@ -45,6 +78,7 @@ class Game:
         depth_limit: int = 10_000,
         action_limit: int = 100_000,
         event_limit: int = 100_000,
+        player_names: Sequence[str] | None = None,
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -65,7 +99,8 @@ class Game:
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
         self.event_limit = event_limit  # entries of the event log; the last one then says it is full
-        self.rules = Rules(cardset, players, self.options)
+        self.player_names = check_player_names(player_names, players, cardset)  # None: "Player 0", "Player 1", ...
+        self.rules = Rules(cardset, players, self.options, self.player_names)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None
         self._observer: Observer | None = None
@@ -74,7 +109,10 @@ class Game:
     def fingerprint(self) -> str:
         """What a save of this game must match: the cardset's rules, the player count and the options."""
         if self._fingerprint is None:
-            text = json.dumps([fingerprint(self.cardset), self.players, self.options], sort_keys=True, default=repr)
+            parts: list[Any] = [fingerprint(self.cardset), self.players, self.options]
+            if self.player_names is not None:  # names are in labels, so in the history: a save needs the same ones
+                parts.append(self.player_names)
+            text = json.dumps(parts, sort_keys=True, default=repr)
             self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:32]
         return self._fingerprint
 
@@ -107,6 +145,11 @@ class Game:
     def observation_slots(self) -> tuple[str, ...]:
         """What each slot of an observation holds, in words."""
         return self.observer.slots
+
+    def card_catalogue(self) -> list[dict[str, Any]]:
+        """Every card type in play (after ``include_if``), in cardset order, as JSON-ready data: ``id``,
+        ``name``, ``count``, ``text``, ``tags``, ``props``, ``scoring``, ``family`` and ``abilities``."""
+        return card_catalogue(self.rules)
 
     def action_label(self, action_id: int) -> str:
         """What a stable action id means, in words (the same in every state)."""

@@ -35,8 +35,10 @@ class Rules:
     done_label = "Done"
     decline_label = "Decline"
 
-    def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any]):
+    def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any],
+                 player_names: tuple[str, ...] | None = None):
         self.cardset = cardset
+        self.player_names = player_names  # shown for the seats in labels and events; None: "Player N"
         self.players = players
         self.options = dict(options)
         self.seats = tuple(range(players))
@@ -172,7 +174,10 @@ class Rules:
 
     # ---- labels
     def player_label(self, player: Any) -> str:
-        return f"Player {player}" if type(player) is int else "the game"
+        if type(player) is not int:
+            return "the game"
+        names = self.player_names
+        return names[player] if names is not None and 0 <= player < len(names) else f"Player {player}"
 
     def group_label(self, cards: Iterable[int]) -> str:
         key = tuple(map(self.instance_type.__getitem__, cards))

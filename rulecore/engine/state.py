@@ -28,7 +28,7 @@ import attrs
 
 from . import knowledge
 from . import resample as _resample
-from . import saves, scenarios, views
+from . import saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
 from .interpreter import driver
@@ -206,9 +206,13 @@ class State:
 
     # ------------------------------------------------------------------ information (views.py)
     view = views.view
+    public_view = views.public_view
     _view_key = views.view_key
     events = views.events
+    public_events = views.public_events
+    event_cursor = views.event_cursor
     zone_visible = views.zone_visible
+    option_refs = table.option_refs  # what each of legal_actions() refers to, as far as the chooser sees
 
     # ------------------------------------------------------------------ scenarios (scenarios.py)
     arrange = scenarios.arrange
@@ -567,12 +571,12 @@ class State:
         if key is None:
             return "cards"
         owner = self.rules.zone_owner.get(key)
+        name, _, slot = key.partition("/")
+        zone = self.rules.cardset.zones.get(name)
+        label = zone.label or name if zone is not None else name  # 'label:' in the cardset, else the name
         if owner is not None:
-            return f"{self.rules.player_label(owner)}'s {key.rsplit('/', 1)[0]}"
-        if "/" in key:
-            name, slot = key.rsplit("/", 1)
-            return f"{name} {slot}"
-        return key
+            return f"{self.rules.player_label(owner)}'s {label}"
+        return f"{label} {slot}" if slot else label
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.rules.players:

@@ -1,8 +1,9 @@
 """What each player may know: the methods of ``State`` that read the table for one seat.
 
-``view`` (everything a seat may know, as JSON-ready data), ``view_key`` (a key equal exactly
-when that view is, built without it, for the bots' memory), ``events`` (the event log filtered
-for a seat) and ``zone_visible``.  Visibility is the cardset's, per zone: ``Rules`` holds it, and
+``view`` (everything a seat may know, as JSON-ready data) and ``public_view`` (what every seat
+may know, for spectators), ``view_key`` (a key equal exactly when that view is, built without it,
+for the bots' memory), ``events`` / ``public_events`` (the event log filtered for a seat, or for
+everyone, from a position on) with ``event_cursor``, and ``zone_visible``.  Visibility is the cardset's, per zone: ``Rules`` holds it, and
 reveals, face-up and face-down cards and sealed parts change what a seat sees.  ``State`` takes
 these functions as its methods (``State.view``, ``State._view_key``, ...); nothing here changes
 the state.
@@ -12,18 +13,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import IllegalActionError
+
 if TYPE_CHECKING:
     from .state import State
 
 
 def view(state: "State", player: int) -> dict[str, Any]:
     """Everything ``player`` may know now, as JSON-ready data."""
-    rules = state.rules
     state._check_player(player)
+    return _view(state, player)
+
+
+def public_view(state: "State") -> dict[str, Any]:
+    """What every seat may know now (for spectators): ``view`` with ``"player": None``, the zones every
+    seat may see, face-up cards, public counters and vars, and only who is deciding."""
+    return _view(state, None)
+
+
+def _view(state: "State", player: int | None) -> dict[str, Any]:
+    rules = state.rules
+    seats = rules.seats
     zones: dict[str, Any] = {}
     for key, cards in state.zones.items():
         entry: dict[str, Any] = {"count": len(cards)}
-        if zone_visible(state, key, player):
+        if zone_visible(state, key, player) if player is not None else \
+                all(zone_visible(state, key, p) for p in seats):
             # a card lying face down there shows as null
             down = state.facedown
             sealed = state.sealed_cards
@@ -43,7 +58,7 @@ def view(state: "State", player: int) -> dict[str, Any]:
         values = state.counters[name]
         if cdef.visibility == "everyone":
             counters[name] = list(values) if cdef.per_player else values[0]
-        elif cdef.visibility == "owner" and cdef.per_player:
+        elif cdef.visibility == "owner" and cdef.per_player and player is not None:
             counters[name] = {str(player): values[player]}
     decision: dict[str, Any] | None = None
     if state.asking is not None:
@@ -136,22 +151,52 @@ def view_key(state: "State", player: int) -> tuple[Any, ...]:
     )
 
 
-def events(state: "State", player: int | None = None) -> list[dict[str, Any]]:
-    """The event log as ``player`` may see it (None: the full log, for referees and tests)."""
+def events(state: "State", player: int | None = None, since: int = 0, *, numbered: bool = False) -> list[dict[str, Any]]:
+    """The event log as ``player`` may see it (None: the full log, for referees and tests), from log
+    position ``since`` on; ``numbered``: each event also has its ``index`` in the full log."""
+    if player is not None:
+        state._check_player(player)
+    return _events(state, player, since, numbered, False)
+
+
+def public_events(state: "State", since: int = 0, *, numbered: bool = False) -> list[dict[str, Any]]:
+    """The events every seat may see (for spectators), as ``events``."""
+    return _events(state, None, since, numbered, True)
+
+
+def event_cursor(state: "State", player: int | None = None) -> int:
+    """Where to ask ``events(player, since=...)`` from next time so that nothing is missed: the log's
+    length, or the first event still held from ``player`` in a sealed part (None: from anyone)."""
+    log = state.log
+    for i in range(len(log)):
+        sealed = log[i].get("sealed")
+        if sealed is not None and sealed != player:
+            return i
+    return len(log)
+
+
+def _events(state: "State", player: int | None, since: int, numbered: bool, public: bool) -> list[dict[str, Any]]:
+    if type(since) is not int or since < 0:
+        raise IllegalActionError(f"since must be a log position, a whole number (got {since!r:.40})")
+    everyone = set(state.rules.seats)
     out = []
-    for event in state.log:
+    log = state.log
+    for index in range(since, len(log)):
+        event = log[index]
         to = event.get("to")
-        if player is not None and to is not None and player not in to:
+        if to is not None and (player is not None and player not in to or public and not everyone <= set(to)):
             continue
         sealed = event.get("sealed")
-        if player is not None and sealed is not None and sealed != player:
+        if sealed is not None and (player is not None and sealed != player or public):
             continue  # another player's sealed part, until every part is done
         shown = {k: v for k, v in event.items() if k not in ("to", "seen", "private_text", "cards", "sealed")}
         seen = event.get("seen")
         if "cards" in event:
-            if player is None or seen is None or player in seen:
+            if seen is None or (player in seen if player is not None else not public or everyone <= set(seen)):
                 shown["cards"] = event["cards"]
                 shown["text"] = event["private_text"]
+        if numbered:
+            shown["index"] = index
         out.append(shown)
     return out
 

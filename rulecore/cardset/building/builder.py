@@ -136,7 +136,8 @@ class _Builder:
 
     def zones(self) -> dict[str, ZoneDef]:
         zones = {
-            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0))
+            k: ZoneDef(k, v["owner"] == "player", v["visibility"], v.get("description", ""), v.get("slots", 0),
+                       v.get("label", ""))
             for k, v in self.d["zones"].items()
         }
         for k, v in self.d["zones"].items():
