@@ -1,4 +1,4 @@
-"""Observation vectors (rulecore/engine/observation.py): fixed length, plain floats, from the view only."""
+"""Observation vectors (rulecore/engine/encoding/observation.py): fixed length, plain floats, from the view only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The running game: what never changes in one game (``rules``), effects compiled to Python
 (``compiler``), the interpreter of the statements that pause (``interpreter``), the attrs state
-model (``state``), its seeded random generator (``rng``), and ``Game`` (``game``).
+model (``state``), its seeded random generator (``rng``), ``Game`` (``game``), and the stable action
+ids and observation vectors of game-AI code (``encoding``).
 
 How effects run (compiled execution)
 ------------------------------------

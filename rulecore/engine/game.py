@@ -13,8 +13,8 @@ from typing import Any, Iterable, Mapping
 from . import interpreter as interp
 from . import knowledge
 from ..cardset.fingerprint import fingerprint
-from .actions import ActionCodec
-from .observation import Observer
+from .encoding.actions import ActionCodec
+from .encoding.observation import Observer
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -77,7 +77,7 @@ class Game:
             self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:32]
         return self._fingerprint
 
-    # ---- stable action ids (engine/actions.py) and observations (engine/observation.py)
+    # ---- stable action ids (engine/encoding/actions.py) and observations (engine/encoding/observation.py)
     @property
     def action_codec(self) -> ActionCodec:
         """The game's stable action ids, read from its effect trees and cards the first time they are asked for."""

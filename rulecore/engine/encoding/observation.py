@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang import nodes as n
-from ..lang.nodes import walk
+from ...lang import nodes as n
+from ...lang.nodes import walk
 
 KINDS = ("option", "trigger", "player", "players", "card", "cards", "set", "number", "value")
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterable
 
-from ..errors import IllegalActionError
-from ..lang import nodes as n
-from ..lang.kinds import static_kind
-from ..lang.nodes import walk
+from ...errors import IllegalActionError
+from ...lang import nodes as n
+from ...lang.kinds import static_kind
+from ...lang.nodes import walk
 
 NUMBERS = range(-8, 65)
 SET_SIZE = 8
