@@ -67,6 +67,7 @@ class State:
     steps: int  # effect steps in the current run (interpreter.run), against Game.step_limit
     nested: int  # frames running inside one another's Python calls in the current run (interpreter.run)
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
+    picking: tuple[int, ...]  # stable action ids taken toward an answer not yet whole (apply_id); not in history
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events
     terminal: bool
@@ -105,6 +106,7 @@ class State:
 
     @decision.setter
     def decision(self, value: Decision | None) -> None:
+        self.picking = ()
         if value is None:
             self.asking = None
         else:
@@ -125,7 +127,8 @@ class State:
         return list(asking[2])
 
     def legal_action_ids(self) -> list[int]:
-        """The stable ids of ``legal_actions()``, in the same order (see ``Game.num_distinct_actions``)."""
+        """The stable ids legal now, all different: each one a whole action or the next part of some
+        (a card type of a set, then the next type, ...); see ``Game.num_distinct_actions``."""
         return self.game.action_codec.legal_ids(self)
 
     def observation(self, player: int) -> list[float]:
@@ -133,8 +136,10 @@ class State:
         return self.game.observer.observe(self.view(player))
 
     def apply_id(self, action_id: int) -> None:
-        """``apply`` the action whose stable id is ``action_id``; an id not legal now raises ``IllegalActionError``."""
-        self.apply(self.game.action_codec.action_for(self, action_id))
+        """Take the legal stable id ``action_id``: ``apply`` the action it leaves, or, while more than one
+        action is still open, keep it in ``picking`` (the game does not change); an id not legal now
+        raises ``IllegalActionError``."""
+        self.game.action_codec.apply(self, action_id)
 
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
@@ -157,11 +162,13 @@ class State:
             raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
                             "higher action_limit (Game(..., action_limit=N))")
         snapshot = self.clone() if self.arranged else None
+        picking, self.picking = self.picking, ()
         self.history.append(action)
         try:
             interp.resume(self, index)
         except BaseException:  # anything (a caller's timeout, KeyboardInterrupt too): the state as it was
             self._restore(snapshot if snapshot is not None else self.game.replay(self.seed, self.history[:-1]))
+            self.picking = picking
             raise
 
     def is_terminal(self) -> bool:
@@ -238,6 +245,8 @@ class State:
             if chooser == player:
                 # others see only who is deciding: the prompt or options could hint at a hidden hand
                 decision.update(prompt=prompt, kind=kind, options=list(labels))
+                if self.picking:
+                    decision["picked"] = list(self.picking)  # the stable ids taken so far (apply_id)
         return {
             "game": rules.cardset.name,
             "player": player,
@@ -300,7 +309,7 @@ class State:
         decision: Any = None
         if asking is not None:
             chooser, prompt, _, kind, labels = asking
-            decision = (chooser, prompt, kind, tuple(labels)) if chooser == player else chooser
+            decision = (chooser, prompt, kind, tuple(labels), self.picking) if chooser == player else chooser
         hidden_vars = rules.cardset.hidden_vars
         return (
             rules.cardset.name,
@@ -433,6 +442,7 @@ class State:
                 raise IllegalActionError(f"no player {seat!r} to mark")
             self.player_marks[seat] = tuple(words)
         self.arranged = True
+        self.picking = ()
         knowledge.reset(self)  # a new layout: nobody has followed a card into it
         self.emit("arrange", "The table is arranged for a scenario")
         if self.asking is not None and self.stack:
@@ -483,6 +493,7 @@ class State:
         new.stack = stack
         new.asking = self.asking
         new.pending_values = self.pending_values
+        new.picking = self.picking
         new.history = self.history[:]
         new.log = self.log[:] if self.log else []  # empty when events are off
         new.terminal = self.terminal
@@ -513,7 +524,10 @@ class State:
         self._check_player(player)
         if type(seed) is not int:
             raise IllegalActionError(f"resample needs an integer seed (got {seed!r})")
-        return _resample.resample(self, player, seed)
+        world = _resample.resample(self, player, seed)
+        if world.current_player != player:
+            world.picking = ()  # another's partial answer (apply_id) is theirs alone
+        return world
 
     def to_json(self) -> str:
         """The whole state as JSON text; ``game.load_state`` reads it back exactly."""
@@ -557,6 +571,7 @@ class State:
                 "options": [[a, lbl] for a, lbl in zip(self.asking[2], self.asking[4])],
                 "values": list(self.pending_values),
             },
+            **({"picking": list(self.picking)} if self.picking else {}),
             "history": self.history,
             "log": self.log,
             "terminal": self.terminal,
@@ -585,6 +600,7 @@ class State:
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
         labels = tuple(labels)
         self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
+        self.picking = ()
         self.pending_values = values
 
     def _zone_w(self, key: str) -> list[int]:
@@ -923,6 +939,7 @@ def _rederived(game: "Game", state: State, data: dict[str, Any]) -> State:
         raise StateError(f"the saved history is not a game of this cardset: {text}") from None
     except RuleError as exc:
         raise StateError(f"the saved history cannot be played again: {exc}") from None
+    again.picking = state.picking  # not in the history: checked against the question by _from_dict
     mine = json.loads(again.to_json())
     if mine != data:
         differ = sorted(k for k in set(mine) | set(data) if mine.get(k) != data.get(k))
@@ -1200,6 +1217,13 @@ def _from_dict(game: "Game", data: Any) -> State:
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")
+    picking = r.seq(r.field("picking", [], optional=True), "picking", "a list of stable action ids")
+    s.picking = tuple(r.number(i, _at("picking", k), 0, game.num_distinct_actions - 1) for k, i in enumerate(picking))
+    if s.picking:
+        try:
+            game.action_codec.check_picking(s, s.picking)
+        except IllegalActionError as exc:
+            raise StateError(f"'picking' is no partial answer to the pending question: {exc}") from None
     return s
 
 
