@@ -165,6 +165,7 @@ class Game:
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
         s.asking = None
         s.pending_values = ()
+        s.picking = ()
         s.history = []
         s.log = []
         s.terminal = False

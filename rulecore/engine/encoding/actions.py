@@ -1,50 +1,57 @@
-"""Stable action ids: every answer a game can ask for, numbered once when the ``Game`` is made.
+"""Stable action ids: a small fixed vocabulary of answers, numbered once when the ``Game`` is made.
 
-An id names what an answer *is* (a card type, a seat relative to the chooser, a menu option, a
-number, a multiset of card types, done / decline), never its place in one state's list, so the
-same id means the same thing in every state.  The id space is read from the effect trees and the
-cards when the game is built, not learned from play.  docs/ai.md describes the encoding.
+An id names a *part* of an answer -- a card type, the zone a card lies in, a seat relative to the
+chooser, a number, a text, "k cards of type t" for a set, a static menu option, done / decline --
+never a place in one state's list, so the same id means the same thing in every state.  The id
+space is read from the cardset (its card types and copies, zones, seats, static labels, texts and
+the statements that ask) when the game is built, not learned from play.  docs/ai.md lists the
+figures of the built-in games.
+
+Each option of a pending question has a *path*: the sequence of parts that names it (see
+``paths``).  The id interface asks a question one part at a time: the legal ids are the parts
+that come next among the options still open, skipping every part in which they all agree; an id
+that leaves one option applies it (``State.apply`` of its label, so the history holds labels
+only), any other id is kept in ``State.picking`` (plain data, saved and cloned with the state) and
+the next parts are asked.  So a set of cards is asked as its card types with their counts, one type
+at a time in card order, then "done" when a larger set could still follow; a card that lies in
+several zones is asked by type, then by zone; most answers are one id.
 
 A key is a tuple; ids are positions in ``ActionCodec.keys``:
 
-- ``("done",)``, ``("decline",)``: finish a ``choose up to``; decline a signal offer;
-- ``("option", label)``: a static menu option, by its label (every ``option "..."``);
-- ``("card", type)`` and ``("card", type, zone, seat)``: a card of a ``choose card(s)``, by type,
-  and by type and the zone it lies in (zone name, owner relative to the chooser or ``None``) when
-  cards of that type lie in several zones;
-- ``("seat", k)``: the player ``k`` seats after the chooser (``choose player(s)``);
-- ``("number", v)`` for ``v`` in ``NUMBERS``, ``("text", s)`` for every text literal and text card
-  property: a ``choose number / value``;
-- ``("set", types)``: a multiset of card types (sorted in card order), up to ``SET_SIZE`` cards,
-  for games that ``choose set``;
-- ``("item", node, sub)``: a value of an ``option each`` menu item (``node`` numbers the item),
-  ``sub`` as above: ``("card", type)``, ``("seat", k)``, ``("number", v)``, ``("set", types)``, by
-  what the item's text shows its values to be; a number from an item whose text does not show it
-  takes the fallback (it could be a card, and a card's number would tell hidden cards apart);
-- ``("answer", event, type)``: use a card of that type answering the event (signal offers and
-  ``option answers``);
-- ``("position", node, i)``: the fallback, the ``i``-th option (``i < POSITIONS``) of the question
-  asked by statement ``node``, for an answer none of the above can name (a number out of range, a
-  bigger set, two options of one item with the same key).
+- ``("done",)``, ``("decline",)``: finish (a ``choose up to``, a set), decline a signal offer;
+- ``("option", label)``: a static menu option, by its label;
+- ``("answer", event, type)``: use a card of that type answering the event;
+- ``("card", type)``: a card of that type (a ``choose card``, or an ``option each`` over cards);
+- ``("zone", name, seat)``: the card lies in the zone ``name`` of the player ``seat`` seats after
+  the chooser; ``("zone", key, None)`` for a zone of nobody (``key`` names a slot: ``locus/2``);
+- ``("seat", k)``: the player ``k`` seats after the chooser;
+- ``("number", v)`` for ``v`` in ``NUMBERS``; ``("text", s)`` for every text of the effect text and
+  the cards' properties;
+- ``("take", type, k)``: ``k`` cards of that type in a set (only in games that choose sets);
+- ``("item", node)``: the ``option each`` item of statement ``node``, asked when a value alone
+  does not tell two items apart (or the item's values cannot be named);
+- ``("other", j)``: the ``j``-th (``j < POSITIONS``) of the options that the parts above leave
+  alike (two options of one item with the same card type in one zone, a number out of range, an
+  item value the text does not show the kind of: a card's number would tell hidden cards apart).
 """
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, Iterable
+from typing import Any, Sequence
 
-from ...errors import IllegalActionError
+from ...errors import IllegalActionError, RuleError
 from ...lang import nodes as n
 from ...lang.kinds import static_kind
 from ...lang.nodes import walk
 
 NUMBERS = range(-8, 65)
-SET_SIZE = 8
 POSITIONS = 64
 _CARDISH = ("card", "cards")
 _PLAYERISH = ("player", "players")
+DONE: tuple[str] = ("done",)
 
 Key = tuple[Any, ...]
+Path = tuple[Key, ...]
 
 
 class ActionCodec:
@@ -54,59 +61,47 @@ class ActionCodec:
         self.rules = rules
         cardset = rules.cardset
         types = list(dict.fromkeys(rules.instance_type))  # card types in play, in cardset order
+        self.types = types
         self.type_order = {t: i for i, t in enumerate(types)}
+        copies: dict[str, int] = {}
+        for t in rules.instance_type:
+            copies[t] = copies.get(t, 0) + 1
         players = rules.players
-        zone_places: list[tuple[str, int | None]] = []
-        for name, z in cardset.zones.items():
-            if z.per_player:
-                zone_places += [(name, k) for k in range(players)]
-            else:
-                zone_places += [(key, None) for key in rules.zone_keys[name]]
-        keys: list[Key] = [("done",), ("decline",)]
         menus = [node for node in rules.nodes if isinstance(node, n.Menu)]
         chooses = [node for node in rules.nodes if isinstance(node, n.Choose)]
-        statics = sorted({item.label for m in menus for item in m.items if isinstance(item, n.StaticOption)})
-        keys += [("option", label) for label in statics]
-        keys += [("card", t) for t in types]
-        keys += [("card", t, z, k) for t in types for z, k in zone_places]
-        seats = [("seat", k) for k in range(players)]
-        numbers = [("number", v) for v in NUMBERS]
-        texts = [("text", s) for s in sorted(self.texts(rules))]
-        keys += seats + numbers + texts
-        self.item_kind: dict[int, str | None] = {}
         dynamic = [item for m in menus for item in m.items if isinstance(item, n.DynamicOption)]
-        set_kinds = any(c.kind == "set" for c in chooses)
+        self.item_kind: dict[int, str | None] = {}
+        sets = any(c.kind == "set" for c in chooses)
         for item in dynamic:
             kind = self._kind(item.source, cardset.functions) or self._reads_as_card(item)
             self.item_kind[id(item)] = kind
-            set_kinds = set_kinds or kind == "set"
-        sets = [("set", s) for s in self._multisets(rules.instance_type, types)] if set_kinds else []
-        keys += sets
-        for item in dynamic:
-            node = rules.node_id[id(item)]
-            kind = self.item_kind[id(item)]
-            if kind in _CARDISH:
-                subs: list[Key] = [("card", t) for t in types]
-            elif kind in _PLAYERISH:
-                subs = seats
-            elif kind == "set":
-                subs = sets
-            elif kind is None:
-                subs = texts  # a number of unknown meaning could be a card: it takes the fallback
-            else:
-                subs = numbers + texts
-            keys += [("item", node, sub) for sub in subs]
+            sets = sets or kind == "set"
+        keys: list[Key] = [DONE, ("decline",)]
+        statics = sorted({item.label for m in menus for item in m.items if isinstance(item, n.StaticOption)})
+        keys += [("option", label) for label in statics]
         answers = sorted({(event, t) for event, by_zone in rules.triggers.items()
                           for by_type in by_zone.values() for t in by_type if t in self.type_order})
         keys += [("answer", event, t) for event, t in answers]
-        asking = [node for node in rules.nodes if isinstance(node, (n.Menu, n.Choose, n.Signal))]
-        keys += [("position", rules.node_id[id(node)], i) for node in asking for i in range(POSITIONS)]
+        keys += [("card", t) for t in types]
+        for name, z in cardset.zones.items():
+            if z.per_player:
+                keys += [("zone", name, k) for k in range(players)]
+            else:
+                keys += [("zone", key, None) for key in rules.zone_keys[name]]
+        keys += [("seat", k) for k in range(players)]
+        keys += [("number", v) for v in NUMBERS]
+        keys += [("text", s) for s in sorted(self.texts(rules))]
+        if sets:
+            keys += [("take", t, k) for t in types for k in range(1, copies[t] + 1)]
+        keys += [("item", rules.node_id[id(item)]) for item in dynamic]
+        keys += [("other", j) for j in range(POSITIONS)]
         self.keys: tuple[Key, ...] = tuple(keys)
         self.index: dict[Key, int] = {key: i for i, key in enumerate(keys)}
 
-    # ---- the id space
+    # ---- the id space, read from the cardset
     @staticmethod
     def texts(rules: Any) -> set[str]:
+        """Every text of the effect text (literals) and of the cards' properties."""
         cardset = rules.cardset
         out: set[str] = set()
         roots: list[Any] = list(rules.nodes) + [f.body for f in cardset.functions.values()]
@@ -143,126 +138,166 @@ class ActionCodec:
                     return "card"
         return None
 
-    @staticmethod
-    def _multisets(instances: Iterable[str], types: list[str]) -> list[tuple[str, ...]]:
-        """Every multiset of at most SET_SIZE cards that the game's cards can make, smallest first."""
-        copies: dict[str, int] = {}
-        for t in instances:
-            copies[t] = copies.get(t, 0) + 1
-        out: list[tuple[str, ...]] = []
-        for size in range(1, SET_SIZE + 1):
-            for combo in itertools.combinations_with_replacement(types, size):
-                if all(combo.count(t) <= copies[t] for t in set(combo)):
-                    out.append(combo)
-        return out
-
-    # ---- a state's answers
-    def legal_keys(self, state: Any) -> list[Key]:
-        """The key of each of ``state.legal_actions()``, in that order."""
+    # ---- the paths of a state's options
+    def paths(self, state: Any) -> list[Path]:
+        """The path of each of ``state.legal_actions()``, in that order: the parts that name it."""
         asking = state.asking
         if asking is None:
             return []
-        frame = state.stack[-1]
-        node = frame[0]
+        node, _, data, _ = state.stack[-1]
         chooser = asking[0]
         labels = asking[2]
         values = state.pending_values
+        base: list[Path]
         if isinstance(node, n.Choose):
-            keys = self._choose_keys(state, node, frame[2][0], values, chooser)
+            base = [(DONE,) if i < 0 else self._value_path(state, node.kind, data[0][i], chooser) for i in values]
         elif isinstance(node, n.Menu):
-            keys = self._menu_keys(state, node, frame[2], values, chooser)
+            base = [self._menu_path(state, node, data[i], chooser) for i in values]
         elif isinstance(node, n.Signal):
-            entries = frame[2][0]
-            keys = [("answer", node.event, self.rules.instance_type[e[1]]) for e in entries] + [("decline",)]
+            types = self.rules.instance_type
+            base = [(("answer", node.event, types[e[1]]),) for e in data[0]] + [(("decline",),)]
         else:  # pragma: no cover - every question is asked by one of the three
-            keys = []
-        if len(keys) != len(labels):
-            keys = [None] * len(labels)  # type: ignore[list-item]
-        return self._settle(keys, self.rules.node_id[id(node)])
+            base = []
+        if len(base) != len(labels):  # pragma: no cover - a question asked some other way: by position
+            base = [()] * len(labels)
+        return self._settle(base)
 
-    def _settle(self, keys: list[Any], node: int) -> list[Key]:
-        """Unknown or repeated keys become the fallback position keys (every repeat of a key, so that
-        the meaning of a key never depends on its neighbours)."""
-        seen: dict[Any, int] = {}
-        for key in keys:
-            seen[key] = seen.get(key, 0) + 1
+    def _settle(self, base: list[Path]) -> list[Path]:
+        """Options whose path is empty or shared with another end in ``("other", j)``: ``j`` counts them
+        in the order of the options (every one of them, so that the meaning of a path never depends on
+        its neighbours)."""
+        seen: dict[Path, int] = {}
+        for path in base:
+            seen[path] = seen.get(path, 0) + 1
+        rank: dict[Path, int] = {}
         out = []
-        for i, key in enumerate(keys):
-            if key is None or key not in self.index or seen[key] > 1:
-                key = ("position", node, i)
-            out.append(key)
+        for path in base:
+            if not path or seen[path] > 1:
+                j = rank[path] = rank.get(path, -1) + 1
+                if j >= POSITIONS:
+                    raise RuleError(f"more than {POSITIONS} options of one question that the stable action ids "
+                                    "cannot tell apart; play this question by its labels (State.apply)")
+                path = path + (("other", j),)
+            out.append(path)
         return out
 
-    def _value_key(self, kind: str | None, value: Any, chooser: int) -> Any:
+    def _value_path(self, state: Any, kind: str | None, value: Any, chooser: int) -> Path:
         rules = self.rules
-        if kind in _CARDISH:
-            return ("card", rules.instance_type[value])
+        if kind in _CARDISH and type(value) is int:
+            return (("card", rules.instance_type[value]), self._zone_key(state.where[value], chooser))
         if kind in _PLAYERISH:
-            return ("seat", (value - chooser) % rules.players) if type(value) is int else None
+            return (("seat", (value - chooser) % rules.players),) if type(value) is int else ()
         if kind == "set":
-            cards = value if type(value) is tuple else (value,)
+            counts: dict[str, int] = {}
+            for c in value if type(value) is tuple else (value,):
+                t = rules.instance_type[c]
+                counts[t] = counts.get(t, 0) + 1
             order = self.type_order
-            return ("set", tuple(sorted((rules.instance_type[c] for c in cards), key=order.__getitem__)))
-        if type(value) is int:
-            return ("number", value)
-        if type(value) is str:
-            return ("text", value)
-        return None
+            return tuple(("take", t, counts[t]) for t in sorted(counts, key=order.__getitem__)) + (DONE,)
+        if kind is not None and type(value) is int and value in NUMBERS:
+            return (("number", value),)
+        if type(value) is str and ("text", value) in self.index:
+            return (("text", value),)
+        return ()
 
-    def _choose_keys(self, state: Any, node: n.Choose, values: tuple[Any, ...], picks: tuple[int, ...],
-                     chooser: int) -> list[Any]:
+    def _zone_key(self, key: str, chooser: int) -> Key:
         rules = self.rules
-        keys: list[Any] = [("done",) if i < 0 else self._value_key(node.kind, values[i], chooser) for i in picks]
-        if node.kind in _CARDISH:
-            counts: dict[Any, int] = {}
-            for key in keys:
-                counts[key] = counts.get(key, 0) + 1
-            for j, (key, i) in enumerate(zip(keys, picks)):
-                if counts[key] > 1 and i >= 0:  # the engine tells these apart by their zone
-                    zone = state.where[values[i]]
-                    name = zone.split("/")[0]
-                    owner = rules.zone_owner[zone]
-                    if owner is not None:
-                        keys[j] = ("card", key[1], name, (owner - chooser) % rules.players)
-                    else:
-                        keys[j] = ("card", key[1], zone, None)
-        return keys
+        owner = rules.zone_owner[key]
+        if owner is None:
+            return ("zone", key, None)
+        return ("zone", key.split("/")[0], (owner - chooser) % rules.players)
 
-    def _menu_keys(self, state: Any, node: n.Menu, entries: Any, picks: tuple[int, ...],
-                   chooser: int) -> list[Any]:
-        rules = self.rules
-        keys: list[Any] = []
-        for i in picks:
-            label, idx, value = entries[i]
-            item = node.items[idx]
-            if isinstance(item, n.StaticOption):
-                keys.append(("option", item.label))
-            elif isinstance(item, n.AnswerOption):
-                keys.append(("answer", item.event, rules.instance_type[value]))
-            else:
-                kind = self.item_kind.get(id(item))
-                sub = self._value_key(kind, value, chooser) if kind is not None or type(value) is str else None
-                keys.append(("item", rules.node_id[id(item)], sub) if sub is not None else None)
-        return keys
+    def _menu_path(self, state: Any, node: n.Menu, entry: tuple[str, int, Any], chooser: int) -> Path:
+        _, idx, value = entry
+        item = node.items[idx]
+        if isinstance(item, n.StaticOption):
+            return (("option", item.label),)
+        if isinstance(item, n.AnswerOption):
+            return (("answer", item.event, self.rules.instance_type[value]),)
+        kind = self.item_kind.get(id(item))
+        return self._value_path(state, kind, value, chooser) + (("item", self.rules.node_id[id(item)]),)
 
-    # ---- the API
+    # ---- one part at a time
+    def _walk(self, paths: Sequence[Path], picked: Sequence[int]) -> tuple[list[int], int]:
+        """The options still open after the parts ``picked`` (ids), and how many parts of their paths
+        are settled (every part in which the open options agree is skipped)."""
+        keys = self.keys
+        live = list(range(len(paths)))
+        depth = _agree(paths, live, 0)
+        for i in picked:
+            key = keys[i] if 0 <= i < len(keys) else None
+            live = [j for j in live if _part(paths[j], depth) == key]
+            if not live:
+                raise IllegalActionError(f"the ids picked so far ({', '.join(map(str, picked))}) are no answer "
+                                         "to the pending question")
+            depth = _agree(paths, live, depth + 1)
+        return live, depth
+
     def legal_ids(self, state: Any) -> list[int]:
-        return [self.index[key] for key in self.legal_keys(state)]
+        """The ids legal now: the next part of each option still open (see the module docstring)."""
+        paths = self.paths(state)
+        if not paths:
+            return []
+        live, depth = self._walk(paths, state.picking)  # one option open: a question with one option
+        index = self.index
+        return list(dict.fromkeys(index[_part(paths[j], depth)] for j in live))
 
-    def action_for(self, state: Any, action_id: int) -> str:
-        """The label ``state.apply`` takes for ``action_id``."""
+    def apply(self, state: Any, action_id: int) -> None:
+        """Take the part ``action_id``: apply the option it leaves, or keep it in ``state.picking``."""
         ids = self.legal_ids(state)
         if type(action_id) is not int or action_id not in ids:
             shown = ", ".join(map(str, ids[:12]))
             raise IllegalActionError(f"action id {action_id!r} is not legal now (legal ids: {shown}"
                                      f"{', ...' if len(ids) > 12 else ''})")
-        return state.legal_actions()[ids.index(action_id)]
+        paths = self.paths(state)
+        picked = state.picking + (action_id,)
+        live, _ = self._walk(paths, picked)
+        if len(live) == 1:
+            state.apply(state.asking[2][live[0]])
+        else:
+            state.picking = picked
+
+    def options_of(self, state: Any, action_id: int) -> list[str]:
+        """The labels of the options that the legal id ``action_id`` leaves open (one: the id applies it)."""
+        if action_id not in self.legal_ids(state):
+            raise IllegalActionError(f"action id {action_id!r} is not legal now")
+        paths = self.paths(state)
+        live, _ = self._walk(paths, state.picking + (action_id,))
+        labels = state.asking[2]
+        return [labels[j] for j in live]
+
+    def check_picking(self, state: Any, picked: Sequence[int]) -> None:
+        """Raise ``IllegalActionError`` unless ``picked`` is a partial answer to the pending question."""
+        paths = self.paths(state)
+        if picked and len(paths) < 2:
+            raise IllegalActionError("a question with one option has no partial answer")
+        live, _ = self._walk(paths, picked)
+        if len(live) < 2:
+            raise IllegalActionError("the ids picked so far already make a whole answer")
 
     def describe(self, action_id: int) -> str:
         """What an id means, in words."""
         if type(action_id) is not int or not 0 <= action_id < len(self.keys):
             raise IllegalActionError(f"no action id {action_id!r} in this game (ids are 0 .. {len(self.keys) - 1})")
         return describe_key(self.keys[action_id], self.rules)
+
+
+def _part(path: Path, depth: int) -> Key:
+    """The part of ``path`` at ``depth``; a path that ends there reads as Done."""
+    return path[depth] if depth < len(path) else DONE
+
+
+def _agree(paths: Sequence[Path], live: list[int], depth: int) -> int:
+    """``depth`` moved past every part in which the open options (two or more) agree."""
+    if len(live) < 2:
+        return depth
+    while all(depth < len(paths[j]) for j in live) and len({paths[j][depth] for j in live}) == 1:
+        depth += 1
+    return depth
+
+
+def _seat(k: int) -> str:
+    return "the chooser" if k == 0 else f"the player {k} after the chooser"
 
 
 def describe_key(key: Key, rules: Any) -> str:
@@ -274,25 +309,19 @@ def describe_key(key: Key, rules: Any) -> str:
         return rules.decline_label
     if tag == "option":
         return key[1]
-    if tag == "card":
-        text = names[key[1]].name
-        if len(key) > 2:
-            text += f" in {key[2]}" + (f" of the player {key[3]} after the chooser" if key[3] else
-                                       " of the chooser" if key[3] == 0 else "")
-        return text
-    if tag == "seat":
-        return "the chooser" if key[1] == 0 else f"the player {key[1]} after the chooser"
-    if tag in ("number", "text"):
-        return str(key[1])
-    if tag == "set":
-        counts: dict[str, int] = {}
-        for t in key[1]:
-            counts[names[t].name] = counts.get(names[t].name, 0) + 1
-        return " + ".join(f"{k} {name}" for name, k in counts.items())
-    if tag == "item":
-        node = rules.nodes[key[1]]
-        return f"option each {node.var} (line {node.span.line}): {describe_key(key[2], rules)}"
     if tag == "answer":
         return f"use {names[key[2]].name} answering '{key[1]}'"
-    node = rules.nodes[key[1]]
-    return f"option {key[2] + 1} of the question at line {node.span.line}"
+    if tag == "card":
+        return names[key[1]].name
+    if tag == "zone":
+        return f"in {key[1]}" if key[2] is None else f"in {key[1]} of {_seat(key[2])}"
+    if tag == "seat":
+        return _seat(key[1])
+    if tag in ("number", "text"):
+        return str(key[1])
+    if tag == "take":
+        return f"{key[2]} {names[key[1]].name}"
+    if tag == "item":
+        node = rules.nodes[key[1]]
+        return f"option each {node.var} (line {node.span.line})"
+    return f"the option {key[1] + 1} of those alike"
