@@ -14,7 +14,9 @@ from . import interpreter as interp
 from . import knowledge
 from ..cardset.fingerprint import fingerprint
 from .encoding.actions import ActionCodec
+from .encoding.compact import CompactObserver
 from .encoding.observation import Observer
+from .encoding.reach import Reach
 from ..cardset.loader import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -22,6 +24,7 @@ from .state import State, state_from_json
 from ..errors import IllegalActionError, OptionError, RuleError
 
 _MASK = (1 << 64) - 1
+OBSERVATIONS = ("compact", "full")  # the layouts of state.observation (Game(..., observation=...))
 
 
 def _mix_seed(seed: int) -> int:
@@ -31,7 +34,12 @@ def _mix_seed(seed: int) -> int:
 
 
 class Game:
-    """A cardset played by ``players`` players with ``options``."""
+    """A cardset played by ``players`` players with ``options``.
+
+    ``observation`` picks the layout of ``state.observation(player)``: "compact" (counts per card type
+    and zone where the type can lie, under 2,000 floats in the built-in games) or "full" (every zone
+    key by every card type); ``observation_slots`` names each slot of either.
+    """
 
     def __init__(
         self,
@@ -44,6 +52,7 @@ class Game:
         depth_limit: int = 10_000,
         action_limit: int = 100_000,
         event_limit: int = 100_000,
+        observation: str = "compact",
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -60,6 +69,9 @@ class Game:
         for name, value in limits:
             if type(value) is not int or value < 1:
                 raise OptionError(f"{name} must be a positive integer (got {value!r})")
+        if observation not in OBSERVATIONS:
+            raise OptionError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))} (got {observation!r})")
+        self.observation = observation  # the layout of state.observation: see observation_slots
         self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.run)
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
@@ -67,7 +79,7 @@ class Game:
         self.rules = Rules(cardset, players, self.options)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None
-        self._observer: Observer | None = None
+        self._observer: Observer | CompactObserver | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -91,10 +103,15 @@ class Game:
         return len(self.action_codec.keys)
 
     @property
-    def observer(self) -> Observer:
-        """The game's observation layout, read from its cardset the first time it is asked for."""
+    def observer(self) -> Observer | CompactObserver:
+        """The game's observation layout (``observation``: "compact" or "full"), read from its cardset the
+        first time it is asked for."""
         if self._observer is None:
-            self._observer = Observer(self.rules, ActionCodec.texts(self.rules))
+            texts = ActionCodec.texts(self.rules)
+            if self.observation == "full":
+                self._observer = Observer(self.rules, texts)
+            else:
+                self._observer = CompactObserver(self.rules, self.action_codec, Reach(self.rules, texts))
         return self._observer
 
     @property
