@@ -79,15 +79,16 @@ class CompactObserver:
         regions: dict[tuple[str, int | None], _Region | None] = {}
         types = codec.types
         for name, z in cardset.zones.items():
-            for k in (list(range(players)) if z.per_player else [None]):
-                if k is None:
+            for seat in (list(range(players)) if z.per_player else [None]):
+                if seat is None:
                     region_key: tuple[str, int | None] = (name, None)
                     where = name
                 else:
-                    region_key = (name, 0 if k == 0 else k if not self.folded else -1)
-                    where = f"{name} of seat +{k}" if k == 0 or not self.folded else f"{name} of the others"
+                    region_key = (name, 0 if seat == 0 else seat if not self.folded else -1)
+                    where = f"{name} of seat +{seat}" if seat == 0 or not self.folded else f"{name} of the others"
                 if region_key not in regions:
-                    seen = z.visibility == "everyone" or (z.visibility == "owner" and k == 0) or name in reach.face_up
+                    seen = (z.visibility == "everyone" or (z.visibility == "owner" and seat == 0)
+                            or name in reach.face_up)
                     reachable = reach.zones.get(name, frozenset())
                     if seen and reachable:
                         by_type = {}
@@ -103,9 +104,9 @@ class CompactObserver:
                         regions[region_key] = (by_type, by_mark)
                     else:
                         regions[region_key] = None
-                for key in rules.zone_keys[name] if k is None else (name,):
-                    label = f"{name} of seat +{k}" if k is not None else key
-                    self.places.append((key, k, len(slots), regions[region_key]))
+                for key in rules.zone_keys[name] if seat is None else (name,):
+                    label = f"{name} of seat +{seat}" if seat is not None else key
+                    self.places.append((key, seat, len(slots), regions[region_key]))
                     slots += [f"{label}: cards", f"{label}: face-down cards shown"]
         self.counters: list[tuple[str, bool, int]] = []
         for name, c in cardset.counters.items():

@@ -97,7 +97,8 @@ class Reach:
                 types = self.types_of(move.cards, r, frozenset())
                 if not types:
                     continue
-                for zone in self._zone_names(move.dest, r, 0) if type(move.dest) is not n.ZoneRef else (move.dest.zone,):
+                dest = move.dest
+                for zone in self._zone_names(dest, r, 0) if type(dest) is not n.ZoneRef else (dest.zone,):
                     if not types <= self.zones[zone]:
                         self.zones[zone] = self.zones[zone] | types
                         changed = True
