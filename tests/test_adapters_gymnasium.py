@@ -4,7 +4,10 @@ decisions played for the agent, seeded resets; Gymnasium's own check_env accepts
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
+import pathlib
+import re
 import warnings
 
 import pytest
@@ -148,3 +151,16 @@ def test_built_ins_are_registered_with_gymnasium_and_render():
         assert human.render() is None
     assert "round" in out.getvalue()
     assert isinstance(env.unwrapped.game, rulecore.Game)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("sb3_contrib") is None, reason="sb3-contrib is not installed")
+def test_the_docs_training_example_runs():
+    """The MaskablePPO example of docs/ai.md trains (on fewer steps here) and predicts a legal id."""
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    code = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "MaskablePPO" in block)
+    code = code.replace('MaskablePPO("MlpPolicy", env, seed=0)', 'MaskablePPO("MlpPolicy", env, seed=0, n_steps=64)')
+    code = code.replace("total_timesteps=50_000", "total_timesteps=64")
+    scope: dict = {}
+    exec(compile(code, "docs/ai.md", "exec"), scope)
+    assert scope["env"].action_masks()[int(scope["action"])]
