@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sys
 import time
 from typing import Any, Callable
 
 import numpy as np
 import pyspiel
 
-from rulecore.adapters import pettingzoo as rz
-from rulecore.adapters.gymnasium import RulecoreGymEnv
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # measure the checkout this script lives in
+
+from rulecore.adapters import pettingzoo as rz  # noqa: E402
+from rulecore.adapters.gymnasium import RulecoreGymEnv  # noqa: E402
 
 
 def pettingzoo_steps(make: Callable[[], Any], seconds: float) -> tuple[float, int]:

@@ -16,24 +16,20 @@ benchmarks/README.md ("Learning agents").
 from __future__ import annotations
 
 import argparse
-import math
+import os
+import sys
 import time
 
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-from rulecore.adapters.gymnasium import RulecoreGymEnv
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # measure the checkout this script lives in
 
 
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
+from bot_matches import wilson  # noqa: E402
+from rulecore.adapters.gymnasium import RulecoreGymEnv  # noqa: E402
 
 
 def evaluate(model: MaskablePPO | None, game: str, players: int, options: dict, games: int, seed: int) -> float:

@@ -25,14 +25,14 @@ from typing import Any
 
 from ...lang import nodes as n
 from .actions import ActionCodec
-from .observation import KINDS, _number
+from .observation import KINDS, Layout, fill_table, table_slots
 from .reach import Reach
 
 BUDGET = 2000
 _Region = tuple[dict[str, int], dict[str, int]]  # card type -> slot, mark word -> slot
 
 
-class CompactObserver:
+class CompactObserver(Layout):
     """The compact observation layout of one game."""
 
     def __init__(self, rules: Any, codec: ActionCodec, reach: Reach, budget: int = BUDGET):
@@ -108,21 +108,8 @@ class CompactObserver:
                     label = f"{name} of seat +{seat}" if seat is not None else key
                     self.places.append((key, seat, len(slots), regions[region_key]))
                     slots += [f"{label}: cards", f"{label}: face-down cards shown"]
-        self.counters: list[tuple[str, bool, int]] = []
-        for name, c in cardset.counters.items():
-            self.counters.append((name, c.per_player, len(slots)))
-            slots += [f"counter {name} of seat +{k}" for k in range(players)] if c.per_player else [f"counter {name}"]
-        hidden = set(cardset.hidden_vars)
-        self.vars: list[tuple[str, int]] = []
-        for name, value in cardset.vars.items():
-            if name not in hidden and type(value) in (int, float, bool):
-                self.vars.append((name, len(slots)))
-                slots.append(f"var {name}")
-        self.marks = sorted(reach.player_marks)
-        self.mark_index = {m: i for i, m in enumerate(self.marks)}
-        self.marks_at = len(slots)
-        slots += [f"seat +{k} has mark {m}" for k in range(players) for m in self.marks]
-        self.slots: tuple[str, ...] = tuple(slots)
+        table_slots(self, rules, slots, reach.player_marks)
+        self.slots = tuple(slots)
 
     def observe(self, view: dict[str, Any]) -> list[float]:
         players = self.players
@@ -166,28 +153,7 @@ class CompactObserver:
                     slot = by_mark.get(word)
                     if slot is not None:
                         out[slot] += 1.0
-        counters = view["counters"]
-        for name, per_player, at in self.counters:
-            value = counters.get(name)
-            if value is None:
-                continue
-            if not per_player:
-                out[at] = _number(value)
-            elif type(value) is dict:  # owner visibility: the observer's own value
-                out[at] = _number(value.get(str(me), value.get(me, 0)))
-            else:
-                for k in range(players):
-                    out[at + k] = _number(value[(me + k) % players])
-        variables = view["vars"]
-        for name, at in self.vars:
-            out[at] = _number(variables.get(name))
-        width = len(self.marks)
-        for seat, words in enumerate(view.get("player_marks") or []):
-            base = self.marks_at + ((seat - me) % players) * width
-            for word in words:
-                i = self.mark_index.get(word)
-                if i is not None:
-                    out[base + i] = 1.0
+        fill_table(self, view, out)
         return out
 
     def _taken(self, out: list[float], picked: Any) -> None:
