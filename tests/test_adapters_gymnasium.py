@@ -58,14 +58,14 @@ def test_an_episode_ends_with_the_seats_return(name, players, options):
     rng = np.random.default_rng(0)
     for _ in range(5000):
         mask = env.action_masks()
-        assert env.state.current_player == 1
-        assert sorted(np.flatnonzero(mask).tolist()) == sorted(env.state.legal_action_ids())
+        assert env.game_state.current_player == 1
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(env.game_state.legal_action_ids())
         assert (info["action_mask"] == mask).all()
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         if terminated or truncated:
             break
         assert reward == 0.0
-    assert terminated and reward == env.state.returns()[1]
+    assert terminated and reward == env.game_state.returns()[1]
     assert not env.action_masks().any()
 
 
@@ -94,13 +94,13 @@ def test_resets_are_seeded():
     """reset(seed=s) plays new_game(s) and repeats exactly; resets without a seed follow the first seed."""
     env = rg.RulecoreGymEnv("witching-hour", 3, seat=None)
     env.reset(seed=11)
-    assert env.state.seed == 11
+    assert env.game_state.seed == 11
     assert _play(env, 4) == _play(env, 4)
     again = rg.RulecoreGymEnv("witching-hour", 3, seat=None)
     env.reset(seed=7)
     again.reset(seed=7)
-    seeds = [(env.reset()[1]["seat"], env.state.seed) for _ in range(5)]
-    assert seeds == [(again.reset()[1]["seat"], again.state.seed) for _ in range(5)]
+    seeds = [(env.reset()[1]["seat"], env.game_state.seed) for _ in range(5)]
+    assert seeds == [(again.reset()[1]["seat"], again.game_state.seed) for _ in range(5)]
     assert len({seat for seat, _ in seeds}) > 1
 
 
@@ -130,9 +130,9 @@ def test_an_illegal_id_ends_the_episode_or_raises():
     env = rg.RulecoreGymEnv("witching-hour", 3)
     env.reset(seed=1)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     obs, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True) and env.state.to_json() == before
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True) and env.game_state.to_json() == before
     strict = rg.RulecoreGymEnv("witching-hour", 3, illegal_reward=None)
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError):

@@ -80,7 +80,7 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
         (length,) = self.game.observation_shape
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
-        self.state: Any = None  # the rulecore State of the episode
+        self.game_state: Any = None  # the rulecore State of the episode
         self._players: dict[int, Any] = {}
         self._forced = 0
 
@@ -95,15 +95,15 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
         for k, (p, opponent) in enumerate(zip(others, self._opponents)):
             self._players[p] = make_bot(opponent, game_seed * 31 + k) if isinstance(opponent, str) else opponent
         for again in range(_DEALS_AGAIN):  # a game over before the agent's first choice: the next seed
-            self.state = self.game.new_game(game_seed + again)
+            self.game_state = self.game.new_game(game_seed + again)
             self._forced = 0
             self._advance()
-            if not self.state.is_terminal():
+            if not self.game_state.is_terminal():
                 break
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        state = self.state
+        state = self.game_state
         if state is None or state.is_terminal():
             raise IllegalActionError("the episode is over: call reset() first")
         if int(action) not in state.legal_action_ids():
@@ -125,14 +125,14 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         """The legal ids now, as booleans (all False once the game is over)."""
         mask = np.zeros(self.game.num_distinct_actions, dtype=bool)
-        if self.state is not None and not self.state.is_terminal():
-            mask[self.state.legal_action_ids()] = True
+        if self.game_state is not None and not self.game_state.is_terminal():
+            mask[self.game_state.legal_action_ids()] = True
         return mask
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        state = self.state
+        state = self.game_state
         lines = [f"{self.game.cardset.title or self.game.cardset.name}: round {state.round}, phase {state.phase}, "
                  f"you are Player {self.seat}"]
         if state.is_terminal():
@@ -151,7 +151,7 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
     # ---- the others' turns
     def _advance(self) -> None:
         """Play the opponents, and the agent's forced decisions, until the agent has a real choice."""
-        state = self.state
+        state = self.game_state
         limit = self.game.action_limit
         while not state.is_terminal() and len(state.history) < limit:
             player = state.current_player
@@ -172,7 +172,7 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
                 state.apply_id(int(opponent(obs, mask)))
 
     def _observe(self) -> np.ndarray:
-        return np.asarray(self.state.observation(self.seat), dtype=np.float32)
+        return np.asarray(self.game_state.observation(self.seat), dtype=np.float32)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "forced": self._forced, "seat": self.seat}

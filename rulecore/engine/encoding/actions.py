@@ -235,21 +235,23 @@ class ActionCodec:
 
     def legal_ids(self, state: Any) -> list[int]:
         """The ids legal now: the next part of each option still open (see the module docstring)."""
-        paths = self.paths(state)
+        return self._legal(self.paths(state), state.picking)
+
+    def _legal(self, paths: list[Path], picked: tuple[int, ...]) -> list[int]:
         if not paths:
             return []
-        live, depth = self._walk(paths, state.picking)  # one option open: a question with one option
+        live, depth = self._walk(paths, picked)  # one option open: a question with one option
         index = self.index
         return list(dict.fromkeys(index[_part(paths[j], depth)] for j in live))
 
     def apply(self, state: Any, action_id: int) -> None:
         """Take the part ``action_id``: apply the option it leaves, or keep it in ``state.picking``."""
-        ids = self.legal_ids(state)
+        paths = self.paths(state)
+        ids = self._legal(paths, state.picking)
         if type(action_id) is not int or action_id not in ids:
             shown = ", ".join(map(str, ids[:12]))
             raise IllegalActionError(f"action id {action_id!r} is not legal now (legal ids: {shown}"
                                      f"{', ...' if len(ids) > 12 else ''})")
-        paths = self.paths(state)
         picked = state.picking + (action_id,)
         live, _ = self._walk(paths, picked)
         if len(live) == 1:
