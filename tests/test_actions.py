@@ -286,3 +286,15 @@ def test_an_option_id_names_the_card_type_not_the_card(name, players, options):
             assert other.legal_action_ids() == state.legal_action_ids()
             swapped += 1
     assert swapped > 0
+
+
+@pytest.mark.parametrize("name", ["witching-hour", "witty-witches", "approaching-dawn"])
+def test_every_id_says_what_it_means(name):
+    """action_label gives words for every id of a game, all different, and a set's part says its count
+    and card name."""
+    game = rulecore.Game(rulecore.load_cardset(name), 3)
+    labels = [game.action_label(i) for i in range(game.num_distinct_actions)]
+    assert all(labels) and len(set(labels)) == len(labels)
+    for i, key in enumerate(game.action_codec.keys):
+        if key[0] == "take":
+            assert labels[i] == f"{key[2]} {game.rules.defs[key[1]].name}"

@@ -97,6 +97,7 @@ class ActionCodec:
         keys += [("other", j) for j in range(POSITIONS)]
         self.keys: tuple[Key, ...] = tuple(keys)
         self.index: dict[Key, int] = {key: i for i, key in enumerate(keys)}
+        self._words: list[str] | None = None
 
     # ---- the id space, read from the cardset
     @staticmethod
@@ -278,10 +279,26 @@ class ActionCodec:
             raise IllegalActionError("the ids picked so far already make a whole answer")
 
     def describe(self, action_id: int) -> str:
-        """What an id means, in words."""
+        """What an id means, in words (different words for every id of the game)."""
         if type(action_id) is not int or not 0 <= action_id < len(self.keys):
             raise IllegalActionError(f"no action id {action_id!r} in this game (ids are 0 .. {len(self.keys) - 1})")
-        return describe_key(self.keys[action_id], self.rules)
+        if self._words is None:
+            self._words = self._all_words()
+        return self._words[action_id]
+
+    def _all_words(self) -> list[str]:
+        """``describe_key`` of every key; words two keys share say the kind of each, then the card type."""
+        words = [describe_key(key, self.rules) for key in self.keys]
+        for qualify in (lambda key: _KIND_WORDS.get(key[0], key[0]), lambda key: str(key[1])):
+            count: dict[str, int] = {}
+            for w in words:
+                count[w] = count.get(w, 0) + 1
+            words = [f"{w} ({qualify(key)})" if count[w] > 1 else w for w, key in zip(words, self.keys)]
+        return words
+
+
+_KIND_WORDS = {"option": "menu option", "done": "finish", "text": "text", "number": "number", "card": "card",
+               "answer": "answer", "seat": "seat", "take": "set part", "item": "item", "zone": "zone"}
 
 
 def _part(path: Path, depth: int) -> Key:
@@ -319,8 +336,10 @@ def describe_key(key: Key, rules: Any) -> str:
         return f"in {key[1]}" if key[2] is None else f"in {key[1]} of {_seat(key[2])}"
     if tag == "seat":
         return _seat(key[1])
-    if tag in ("number", "text"):
+    if tag == "number":
         return str(key[1])
+    if tag == "text":
+        return f'"{key[1]}"'
     if tag == "take":
         return f"{key[2]} {names[key[1]].name}"
     if tag == "item":
