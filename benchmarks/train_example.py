@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 import torch
+from gymnasium.wrappers import TimeLimit
 from sb3_contrib import MaskablePPO
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,26 +33,32 @@ from bot_matches import wilson  # noqa: E402
 from rulecore.adapters.gymnasium import RulecoreGymEnv  # noqa: E402
 
 
-def evaluate(model: MaskablePPO | None, game: str, players: int, options: dict, games: int, seed: int) -> float:
-    """Wins of the agent (the model, or a uniformly random legal id without one) in ``games`` games."""
+def evaluate(model: MaskablePPO | None, game: str, players: int, options: dict, games: int, seed: int,
+             max_steps: int) -> tuple[float, int]:
+    """Wins of the agent (the model's most likely id, or a uniformly random legal id without a model) in
+    ``games`` games, and how many games it did not finish in ``max_steps`` of its steps (lost: a greedy
+    policy can loop, say by playing an Hourglass to take back an Hourglass for ever)."""
     rng = np.random.default_rng(seed)
-    envs = [RulecoreGymEnv(game, players, options, seat=seat, opponents="random") for seat in range(players)]
+    envs = [TimeLimit(RulecoreGymEnv(game, players, options, seat=seat, opponents="random"), max_steps)
+            for seat in range(players)]
     wins = 0.0
+    cut = 0
     for k in range(games):
         env = envs[k % players]
         obs, _ = env.reset(seed=seed + k)
         done = False
         reward = 0.0
         while not done:
-            mask = env.action_masks()
+            mask = env.unwrapped.action_masks()
             if model is None:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
                 action = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
             obs, reward, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
-        wins += reward
-    return wins
+        wins += float(reward)
+        cut += int(truncated and not terminated)
+    return wins, cut
 
 
 def main() -> None:
@@ -62,6 +69,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50_000)
     parser.add_argument("--eval", type=int, default=1000, help="evaluation games before and after")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-steps", type=int, default=2000, help="agent steps before an evaluation game is cut")
     args = parser.parse_args()
     options = dict(item.split("=", 1) for item in args.option)
     torch.set_num_threads(1)  # a small network: threads only contend on a shared machine
@@ -70,10 +78,10 @@ def main() -> None:
     print(f"{args.game}, {args.players} players {options or ''}: {env.action_space.n} action ids, "
           f"{env.observation_space.shape[0]} observation floats")
     eval_seed = 1_000_000 + args.seed
-    before = evaluate(None, args.game, args.players, options, args.eval, eval_seed)
+    before, cut = evaluate(None, args.game, args.players, options, args.eval, eval_seed, args.max_steps)
     low, high = wilson(before, args.eval)
     print(f"untrained (random legal ids): win rate {before / args.eval:.3f} [{low:.3f}, {high:.3f}] "
-          f"over {args.eval} games")
+          f"over {args.eval} games ({cut} cut at {args.max_steps} steps)")
 
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     start = time.perf_counter()
@@ -81,10 +89,10 @@ def main() -> None:
     took = time.perf_counter() - start
     print(f"trained {args.steps:,} steps in {took:.0f} s ({args.steps / took:.0f} steps/s with learning)")
 
-    after = evaluate(model, args.game, args.players, options, args.eval, eval_seed)
+    after, cut = evaluate(model, args.game, args.players, options, args.eval, eval_seed, args.max_steps)
     low, high = wilson(after, args.eval)
     print(f"trained: win rate {after / args.eval:.3f} [{low:.3f}, {high:.3f}] over {args.eval} games "
-          f"(1/{args.players} = {1 / args.players:.3f} is an even table)")
+          f"({cut} cut at {args.max_steps} steps; 1/{args.players} = {1 / args.players:.3f} is an even table)")
 
 
 if __name__ == "__main__":
