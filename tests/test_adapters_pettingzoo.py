@@ -50,10 +50,10 @@ def test_a_whole_game_ends_with_the_returns_as_rewards():
             continue
         assert obs["observation"].shape == env.game.observation_shape
         legal = np.flatnonzero(obs["action_mask"])
-        assert sorted(legal.tolist()) == sorted(env.state.legal_action_ids())
+        assert sorted(legal.tolist()) == sorted(env.game_state.legal_action_ids())
         env.step(int(rng.choice(legal)))
-    assert env.state.is_terminal() and not env.agents
-    assert [total[a] for a in env.possible_agents] == env.state.returns()
+    assert env.game_state.is_terminal() and not env.agents
+    assert [total[a] for a in env.possible_agents] == env.game_state.returns()
 
 
 def test_a_game_at_the_action_limit_truncates_every_agent():
@@ -65,21 +65,59 @@ def test_a_game_at_the_action_limit_truncates_every_agent():
     for agent in env.agent_iter(1_000):
         _, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
-    assert len(env.state.history) == 25 and not env.state.is_terminal() and not env.agents
+    assert len(env.game_state.history) == 25 and not env.game_state.is_terminal() and not env.agents
 
 
 def test_reset_seed_is_the_game_seed():
     """reset(seed=s) starts the same game as Game.new_game(s)."""
     env = pz.env("witching-hour", 3)
     env.reset(seed=11)
-    assert env.state.to_json() == env.game.new_game(11).to_json()
+    assert env.game_state.to_json() == env.game.new_game(11).to_json()
+
+
+def test_state_is_pettingzoos_every_seats_observation():
+    """env.state() is PettingZoo's global state: every seat's observation end to end, in state_space."""
+    env = pz.env("witty-witches", 3)
+    env.reset(seed=2)
+    state = env.state()
+    assert state.shape == env.state_space.shape and state.dtype == np.float32
+    length = env.game.observation_shape[0]
+    for p, agent in enumerate(env.possible_agents):
+        assert (state[p * length:(p + 1) * length] == env.observe(agent)["observation"]).all()
+
+
+def test_skip_forced_leaves_only_real_choices():
+    """With skip_forced, PettingZoo's api_test still passes, every agent's decision has two or more legal ids,
+    and the game still ends."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        api_test(pz.env("witching-hour", 3, skip_forced=True), num_cycles=60)
+    env = pz.env("witty-witches", 2, skip_forced=True)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in env.agent_iter(10_000):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert obs["action_mask"].sum() >= 2
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game_state.is_terminal()
+
+
+def test_self_play_plays_every_seat_with_one_policy():
+    """self_play runs whole episodes with one policy in every seat and returns the rewards per seat, which
+    are the games' returns (replayed here from the same seeds)."""
+    env = pz.env("witty-witches", 3, skip_forced=True)
+    first = lambda obs, mask: int(np.flatnonzero(mask)[0])  # noqa: E731
+    rewards = pz.self_play(env, first, episodes=3, seed=10)
+    assert rewards.shape == (3, 3) and (rewards.sum(axis=1) >= 1).all()
+    assert list(rewards[-1]) == env.game_state.returns()
 
 
 def test_the_docs_example_runs():
     """The PettingZoo example of docs/ai.md plays its episodes."""
     text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
-    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]
-    assert "pettingzoo" in code
+    code = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "adapters import pettingzoo" in block)
     with contextlib.redirect_stdout(io.StringIO()) as out:
         exec(compile(code, "docs/ai.md", "exec"), {})
     assert "wins per seat" in out.getvalue()

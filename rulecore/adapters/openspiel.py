@@ -1,16 +1,27 @@
-"""An OpenSpiel game for any cardset: ``register(cardset, players, options) -> name`` for
-``pyspiel.load_game(name)``.
+"""OpenSpiel games for any cardset.
+
+``import rulecore.adapters.openspiel`` registers every built-in cardset with pyspiel, so that
+``pyspiel.load_game("rulecore_witty_witches", {"players": 3, "mode": "master"})`` works, and so do
+``pickle`` and ``pyspiel.deserialize_game_and_state`` in a new process once this module is imported.
+The parameters are ``players`` and the cardset's options (their defaults: the fewest players, the
+options' defaults).  ``register(cardset, players, options) -> name`` registers any other cardset (a
+loaded one, a built-in name or a path): the name is made from the cardset's content, the table and
+the options (``Game.fingerprint``), never from where the file lies, so a checkout and an install
+give the same name; in a new process, ``register`` the same cardset again before loading or
+unpickling its games.
 
 - Chance is explicit and happens once: the first move of every game is a chance node that picks one
   of ``DEALS`` seeds, uniformly; the rulecore game ``new_game(seed)`` then runs from that seed, and
   all its later randomness (shuffles, random draws) comes from the state's own seeded generator, so
   the whole game is a function of the chance outcome and the players' actions.  Replaying a history
   (OpenSpiel's serialisation) rebuilds the state exactly.  Nobody observes the chance outcome.
-- Actions are the game's stable action ids (``Game.num_distinct_actions``), sorted ascending.
+- Actions are the game's stable action ids (``Game.num_distinct_actions``), sorted ascending; an id
+  may be one part of an answer (a card type of a set), so one rulecore action can take a few
+  OpenSpiel actions by the same player.
 - Returns are the game's ``returns()``: 1.0 for each winner, 0.0 otherwise, at the end only.
 - The information-state string of a seat is its view and its event log (what it saw happen); the
-  observation string is its view.  Both tensors are the observation vector (``State.observation``),
-  which is not perfect recall.
+  observation string is its view.  Both tensors are the observation vector (``State.observation``,
+  the compact layout unless the ``observation`` parameter says "full"), which is not perfect recall.
 - ``resample_from_infostate(player, sampler)`` is ``State.resample(player, seed)`` with a seed drawn
   from ``sampler``; the resampled state plays on like any other, but its action history is not the
   real one, so it is not for serialising.
@@ -18,67 +29,87 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
+import sys
 from typing import Any, Mapping
 
 import numpy as np
 import pyspiel
 
 from .. import Cardset, Game, load_cardset
+from .._resources import builtin_cardsets
 
 DEALS = 1024
+_PARAM_TYPES = (bool, int, float, str)
 
 
-def register(cardset: Cardset | str, players: int, options: Mapping[str, Any] | None = None) -> str:
-    """Registers the game with pyspiel (once per cardset, table and options) and returns its name."""
+def register(cardset: Cardset | str, players: int | None = None, options: Mapping[str, Any] | None = None) -> str:
+    """Registers ``cardset`` at this table with pyspiel (once) and returns the game's name, for
+    ``pyspiel.load_game(name)``; ``players`` and the options stay parameters of it."""
     if isinstance(cardset, str):
         cardset = load_cardset(cardset)
+    players = cardset.min_players if players is None else players
     game = Game(cardset, players, options)
-    digest = hashlib.sha256(
-        json.dumps([str(cardset.file), cardset.name, players, game.options], sort_keys=True, default=str).encode()
-    ).hexdigest()[:10]
-    name = f"rulecore_{cardset.name.replace('-', '_')}_{players}p_{digest}"
+    name = f"rulecore_{cardset.name.replace('-', '_')}_{game.fingerprint[:12]}"
+    return _register(name, cardset, players, game.options)
+
+
+def _register(name: str, cardset: Cardset, players: int, options: Mapping[str, Any]) -> str:
     if name in pyspiel.registered_names():
         return name
+    defaults: dict[str, Any] = {"players": players, "observation": "compact"}
+    defaults.update({key: value for key, value in options.items() if type(value) in _PARAM_TYPES})
     game_type = pyspiel.GameType(
         short_name=name,
-        long_name=f"rulecore {cardset.title or cardset.name} ({players} players)",
+        long_name=f"rulecore {cardset.title or cardset.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players,
-        min_num_players=players,
+        max_num_players=cardset.max_players,
+        min_num_players=cardset.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
+        parameter_specification=defaults,
     )
-    info = pyspiel.GameInfo(
-        num_distinct_actions=game.num_distinct_actions,
-        max_chance_outcomes=DEALS,
-        num_players=players,
-        min_utility=0.0,
-        max_utility=1.0,
-        max_game_length=game.action_limit,  # apply refuses more actions in one game
-    )
-
-    class RegisteredGame(RulecoreSpielGame):
-        def __init__(self, params: Mapping[str, Any] | None = None):
-            super().__init__(game_type, info, params or {}, game)
-
-    pyspiel.register_game(game_type, RegisteredGame)
+    # a class per registered game, at module level under its own name, so that pickle finds it
+    cls = type(_class_name(name), (RulecoreSpielGame,), {"game_type": game_type, "cardset": cardset,
+                                                         "__module__": __name__})
+    setattr(sys.modules[__name__], cls.__name__, cls)
+    pyspiel.register_game(game_type, cls)
     return name
 
 
-class RulecoreSpielGame(pyspiel.Game):  # type: ignore[misc]
-    """A rulecore ``Game`` as a pyspiel game."""
+def _class_name(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + "Game"
 
-    def __init__(self, game_type: Any, info: Any, params: Mapping[str, Any], game: Game):
-        super().__init__(game_type, info, dict(params))
+
+class RulecoreSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A rulecore ``Game`` as a pyspiel game (one subclass per registered cardset)."""
+
+    game_type: Any
+    cardset: Cardset
+
+    def __init__(self, params: Mapping[str, Any] | None = None):
+        params = {**self.game_type.parameter_specification, **(params or {})}
+        players = int(params["players"])
+        options = {key: value for key, value in params.items() if key not in ("players", "observation")}
+        game = Game(self.cardset, players, options, observation=str(params["observation"]))
+        codec = game.action_codec
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_distinct_actions,
+            max_chance_outcomes=DEALS,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            # apply refuses more than action_limit actions, and each takes at most a few ids
+            max_game_length=game.action_limit * (len(codec.types) + 3),
+        )
+        super().__init__(self.game_type, info, params)
         self.rc_game = game
 
     def new_initial_state(self) -> "RulecoreSpielState":
@@ -202,3 +233,14 @@ class RulecoreObserver:
         if self.perfect_recall:
             text += "\n" + "\n".join(e["text"] for e in state.rc.events(player))
         return text
+
+
+def _register_builtins() -> None:
+    """Every built-in cardset as ``rulecore_<name>``, its parameters at their defaults (the fewest players)."""
+    for name in builtin_cardsets():
+        cardset = load_cardset(name)
+        _register(f"rulecore_{name.replace('-', '_')}", cardset, cardset.min_players,
+                  {key: spec.default for key, spec in cardset.options.items()})
+
+
+_register_builtins()

@@ -1,18 +1,23 @@
-"""A PettingZoo AEC environment for any cardset: ``env(cardset, players, options, render_mode)``.
+"""A PettingZoo AEC environment for any cardset: ``env(cardset, players, options, render_mode, ...)``.
 
 Agents are ``"player_0"`` .. ``"player_{n-1}"``; the agent to act is the game's current player (one
 seat may act several times in a row).  Actions are the game's stable action ids (``Discrete``);
 ``observe(agent)`` gives ``{"observation": float32 vector, "action_mask": int8 vector}``, the mask
 all zero for an agent not deciding.  Rewards are the game's ``returns()`` at the end (1.0 per
-winner), and every agent then terminates; a game that reaches the Game's ``action_limit`` truncates every agent.  ``render()`` gives the table and the decision as text (``"ansi"``) or prints it
-(``"human"``).  ``reset(seed=...)`` starts ``new_game(seed)``; a reset
-without a seed takes the next seed from a generator seeded by the last seed given.
+winner), and every agent then terminates; a game that reaches the Game's ``action_limit`` truncates
+every agent.  ``render()`` gives the table and the decision as text (``"ansi"``) or prints it
+(``"human"``).  ``reset(seed=...)`` starts ``new_game(seed)``; a reset without a seed takes the next
+seed from a generator seeded by the last seed given.  ``skip_forced=True`` plays every decision
+with one legal id by itself, so agents see only real choices.  ``state()`` is every seat's
+observation end to end (a global state for centralised critics); the rulecore ``State`` is
+``env.game_state``.  ``self_play(env, policy, episodes)`` plays whole games with one policy in every
+seat.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from gymnasium import spaces
@@ -27,14 +32,15 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "rulecore_v0", "is_parallelizable": False}
 
     def __init__(self, cardset: Cardset | str, players: int, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, *, skip_forced: bool = False, observation: str = "compact"):
         super().__init__()
         if isinstance(cardset, str):
             cardset = load_cardset(cardset)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None (got {render_mode!r})")
-        self.game = Game(cardset, players, options, record_events=False)
+        self.game = Game(cardset, players, options, record_events=False, observation=observation)
         self.render_mode = render_mode
+        self.skip_forced = skip_forced
         self.metadata = {**self.metadata, "name": f"rulecore_{cardset.name}_v0"}
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -46,8 +52,14 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
         })
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(players * length,), dtype=np.float32)
         self._seeds = random.Random(0)
-        self.state: Any = None
+        self.game_state: Any = None  # the rulecore State of the episode
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation, seat 0 first: what all the agents know together."""
+        return np.concatenate([np.asarray(self.game_state.observation(p), dtype=np.float32)
+                               for p in range(self.game.players)])
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -61,7 +73,8 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
             game_seed = seed
         else:
             game_seed = self._seeds.randrange(2**31)
-        self.state = self.game.new_game(game_seed)
+        self.game_state = self.game.new_game(game_seed)
+        self._skip()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -71,26 +84,35 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
         self._select()
         self._finish_if_over()
 
+    def _skip(self) -> None:
+        """With ``skip_forced``: play each decision with one legal id, until a real choice or the end."""
+        state = self.game_state
+        while self.skip_forced and not state.is_terminal() and len(state.history) < self.game.action_limit:
+            ids = state.legal_action_ids()
+            if len(ids) != 1:
+                return
+            state.apply_id(ids[0])
+
     def _select(self) -> None:
-        player = self.state.current_player
+        player = self.game_state.current_player
         if player is not None:
             self.agent_selection = self.possible_agents[player]
 
     def _finish_if_over(self) -> None:
-        if self.state.is_terminal():
-            for agent, value in zip(self.possible_agents, self.state.returns()):
+        if self.game_state.is_terminal():
+            for agent, value in zip(self.possible_agents, self.game_state.returns()):
                 self.rewards[agent] = float(value)
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-        elif len(self.state.history) >= self.game.action_limit:  # apply would refuse: the episode is cut short
+        elif len(self.game_state.history) >= self.game.action_limit:  # apply would refuse: the episode is cut short
             self.truncations = dict.fromkeys(self.agents, True)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if self.state.current_player == seat:
-            mask[self.state.legal_action_ids()] = 1
-        return {"observation": np.asarray(self.state.observation(seat), dtype=np.float32), "action_mask": mask}
+        if self.game_state.current_player == seat:
+            mask[self.game_state.legal_action_ids()] = 1
+        return {"observation": np.asarray(self.game_state.observation(seat), dtype=np.float32), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -99,14 +121,15 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.state.apply_id(int(action))
+        self.game_state.apply_id(int(action))
+        self._skip()
         self._select()
         self._finish_if_over()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        state = self.state
+        state = self.game_state
         if state is None:
             return ""
         lines = [f"{self.game.cardset.title or self.game.cardset.name}: round {state.round}, phase {state.phase}"]
@@ -127,6 +150,20 @@ class RulecoreEnv(AECEnv):  # type: ignore[misc]
 
 
 def env(cardset: Cardset | str, players: int, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None) -> RulecoreEnv:
+        render_mode: str | None = None, *, skip_forced: bool = False, observation: str = "compact") -> RulecoreEnv:
     """A PettingZoo AEC environment of ``cardset`` (a loaded cardset or a built-in name / path)."""
-    return RulecoreEnv(cardset, players, options, render_mode)
+    return RulecoreEnv(cardset, players, options, render_mode, skip_forced=skip_forced, observation=observation)
+
+
+def self_play(env: RulecoreEnv, policy: Callable[[np.ndarray, np.ndarray], int], episodes: int,
+              seed: int = 0) -> np.ndarray:
+    """Plays ``episodes`` whole games (seeds ``seed``, ``seed + 1``, ...) with ``policy(observation,
+    action_mask) -> id`` in every seat; returns each episode's rewards per seat (episodes x players)."""
+    out = np.zeros((episodes, env.game.players), dtype=np.float64)
+    for episode in range(episodes):
+        env.reset(seed=seed + episode)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            out[episode, env.possible_agents.index(agent)] += reward
+            env.step(None if terminated or truncated else int(policy(obs["observation"], obs["action_mask"])))
+    return out

@@ -12,8 +12,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import knowledge
 from ..cardset.fingerprint import fingerprint
-from .actions import ActionCodec
-from .observation import Observer
+from .encoding.actions import ActionCodec
+from .encoding.compact import CompactObserver
+from .encoding.observation import Observer
+from .encoding.reach import Reach
 from ..cardset.model import Cardset
 from .rng import Rng
 from .rules import Rules
@@ -26,6 +28,7 @@ from ..lang import nodes as n
 from ..lang.nodes import walk
 
 _MASK = (1 << 64) - 1
+OBSERVATIONS = ("compact", "full")  # the layouts of state.observation (Game(..., observation=...))
 
 
 def _mix_seed(seed: int) -> int:
@@ -65,7 +68,12 @@ def check_player_names(names: Sequence[str] | None, players: int, cardset: Cards
 
 
 class Game:
-    """A cardset played by ``players`` players with ``options``."""
+    """A cardset played by ``players`` players with ``options``.
+
+    ``observation`` picks the layout of ``state.observation(player)``: "compact" (counts per card type
+    and zone where the type can lie, under 2,000 floats in the built-in games) or "full" (every zone
+    key by every card type); ``observation_slots`` names each slot of either.
+    """
 
     def __init__(
         self,
@@ -79,6 +87,7 @@ class Game:
         action_limit: int = 100_000,
         event_limit: int = 100_000,
         player_names: Sequence[str] | None = None,
+        observation: str = "compact",
     ):
         if not isinstance(cardset, Cardset):
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
@@ -95,6 +104,9 @@ class Game:
         for name, value in limits:
             if type(value) is not int or value < 1:
                 raise OptionError(f"{name} must be a positive integer (got {value!r})")
+        if observation not in OBSERVATIONS:
+            raise OptionError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))} (got {observation!r})")
+        self.observation = observation  # the layout of state.observation: see observation_slots
         self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.driver.run)
         self.depth_limit = depth_limit  # frames on the interpreter's stack
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
@@ -103,7 +115,7 @@ class Game:
         self.rules = Rules(cardset, players, self.options, self.player_names)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None
-        self._observer: Observer | None = None
+        self._observer: Observer | CompactObserver | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -116,7 +128,7 @@ class Game:
             self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:32]
         return self._fingerprint
 
-    # ---- stable action ids (engine/actions.py) and observations (engine/observation.py)
+    # ---- stable action ids (engine/encoding/actions.py) and observations (engine/encoding/observation.py)
     @property
     def action_codec(self) -> ActionCodec:
         """The game's stable action ids, read from its effect trees and cards the first time they are asked for."""
@@ -130,10 +142,15 @@ class Game:
         return len(self.action_codec.keys)
 
     @property
-    def observer(self) -> Observer:
-        """The game's observation layout, read from its cardset the first time it is asked for."""
+    def observer(self) -> Observer | CompactObserver:
+        """The game's observation layout (``observation``: "compact" or "full"), read from its cardset the
+        first time it is asked for."""
         if self._observer is None:
-            self._observer = Observer(self.rules, ActionCodec.texts(self.rules))
+            texts = ActionCodec.texts(self.rules)
+            if self.observation == "full":
+                self._observer = Observer(self.rules, texts)
+            else:
+                self._observer = CompactObserver(self.rules, self.action_codec, Reach(self.rules, texts))
         return self._observer
 
     @property
@@ -209,6 +226,7 @@ class Game:
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
         s.asking = None
         s.pending_values = ()
+        s.picking = ()
         s.history = []
         s.log = []
         s.terminal = False

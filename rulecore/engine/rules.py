@@ -179,6 +179,18 @@ class Rules:
         names = self.player_names
         return names[player] if names is not None and 0 <= player < len(names) else f"Player {player}"
 
+    def zone_label(self, key: str | None) -> str:
+        """A zone key as people read it: the owner's name and the zone's 'label:' (else its name)."""
+        if key is None:
+            return "cards"
+        owner = self.zone_owner.get(key)
+        name, _, slot = key.partition("/")
+        zone = self.cardset.zones.get(name)
+        label = zone.label or name if zone is not None else name
+        if owner is not None:
+            return f"{self.player_label(owner)}'s {label}"
+        return f"{label} {slot}" if slot else label
+
     def group_label(self, cards: Iterable[int]) -> str:
         key = tuple(map(self.instance_type.__getitem__, cards))
         label = self._group_labels.get(key)

@@ -68,6 +68,7 @@ def to_json(state: "State") -> str:
             "options": [[a, lbl] for a, lbl in zip(state.asking[2], state.asking[4])],
             "values": list(state.pending_values),
         },
+        **({"picking": list(state.picking)} if state.picking else {}),
         "history": state.history,
         "log": state.log,
         "terminal": state.terminal,
@@ -129,6 +130,7 @@ def _rederived(game: "Game", state: "State", data: dict[str, Any]) -> "State":
         raise StateError(f"the saved history is not a game of this cardset: {text}") from None
     except RuleError as exc:
         raise StateError(f"the saved history cannot be played again: {exc}") from None
+    again.picking = state.picking  # not in the history: checked against the question by _from_dict
     mine = json.loads(again.to_json())
     if mine != data:
         differ = sorted(k for k in set(mine) | set(data) if mine.get(k) != data.get(k))
@@ -407,6 +409,13 @@ def _from_dict(s: "State", data: Any) -> "State":
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")
+    picking = r.seq(r.field("picking", [], optional=True), "picking", "a list of stable action ids")
+    s.picking = tuple(r.number(i, _at("picking", k), 0, game.num_distinct_actions - 1) for k, i in enumerate(picking))
+    if s.picking:
+        try:
+            game.action_codec.check_picking(s, s.picking)
+        except IllegalActionError as exc:
+            raise StateError(f"'picking' is no partial answer to the pending question: {exc}") from None
     return s
 
 

@@ -110,6 +110,7 @@ def _lay_out(
             raise IllegalActionError(f"no player {seat!r} to mark")
         state.player_marks[seat] = tuple(words)
     state.arranged = True
+    state.picking = ()
     knowledge.reset(state)  # a new layout: nobody has followed a card into it
     state.emit("arrange", "The table is arranged for a scenario")
     if state.asking is not None and state.stack:

@@ -22,13 +22,13 @@ place must get it from ``_zone_w``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import attrs
 
 from . import knowledge
 from . import resample as _resample
-from . import saves, scenarios, table, views
+from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
 from .interpreter import driver
@@ -70,6 +70,7 @@ class State:
     steps: int  # effect steps in the current run (interpreter.driver.run), against Game.step_limit
     nested: int  # frames running inside one another's Python calls in the current run (interpreter.driver.run)
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
+    picking: tuple[int, ...]  # stable action ids taken toward an answer not yet whole (apply_id); not in history
     history: list[str]  # every action applied, in order
     log: list[dict[str, Any]]  # events
     terminal: bool
@@ -108,6 +109,7 @@ class State:
 
     @decision.setter
     def decision(self, value: Decision | None) -> None:
+        self.picking = ()
         if value is None:
             self.asking = None
         else:
@@ -128,7 +130,8 @@ class State:
         return list(asking[2])
 
     def legal_action_ids(self) -> list[int]:
-        """The stable ids of ``legal_actions()``, in the same order (see ``Game.num_distinct_actions``)."""
+        """The stable ids legal now, all different: each one a whole action or the next part of some
+        (a card type of a set, then the next type, ...); see ``Game.num_distinct_actions``."""
         return self.game.action_codec.legal_ids(self)
 
     def observation(self, player: int) -> list[float]:
@@ -136,8 +139,10 @@ class State:
         return self.game.observer.observe(self.view(player))
 
     def apply_id(self, action_id: int) -> None:
-        """``apply`` the action whose stable id is ``action_id``; an id not legal now raises ``IllegalActionError``."""
-        self.apply(self.game.action_codec.action_for(self, action_id))
+        """Take the legal stable id ``action_id``: ``apply`` the action it leaves, or, while more than one
+        action is still open, keep it in ``picking`` (the game does not change); an id not legal now
+        raises ``IllegalActionError``."""
+        self.game.action_codec.apply(self, action_id)
 
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
@@ -160,11 +165,13 @@ class State:
             raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
                             "higher action_limit (Game(..., action_limit=N))")
         snapshot = self.clone() if self.arranged else None
+        picking, self.picking = self.picking, ()
         self.history.append(action)
         try:
             driver.resume(self, index)
         except BaseException:  # anything (a caller's timeout, KeyboardInterrupt too): the state as it was
             self._restore(snapshot if snapshot is not None else self.game.replay(self.seed, self.history[:-1]))
+            self.picking = picking
             raise
 
     def is_terminal(self) -> bool:
@@ -220,6 +227,11 @@ class State:
     # ------------------------------------------------------------------ saving (saves.py; Game.load_state reads it)
     to_json = saves.to_json
 
+    # ------------------------------------------------------------------ the event log (eventlog.py)
+    _move_event = eventlog.move_event
+    emit = eventlog.emit
+    _record = eventlog.record
+
     # ------------------------------------------------------------------ copies
     def clone(self) -> "State":
         """An independent copy (cheap: card data is shared, not copied)."""
@@ -257,6 +269,7 @@ class State:
         new.stack = stack
         new.asking = self.asking
         new.pending_values = self.pending_values
+        new.picking = self.picking
         new.history = self.history[:]
         new.log = self.log[:] if self.log else []  # empty when events are off
         new.terminal = self.terminal
@@ -287,7 +300,10 @@ class State:
         self._check_player(player)
         if type(seed) is not int:
             raise IllegalActionError(f"resample needs an integer seed (got {seed!r})")
-        return _resample.resample(self, player, seed)
+        world = _resample.resample(self, player, seed)
+        if world.current_player != player:
+            world.picking = ()  # another's partial answer (apply_id) is theirs alone
+        return world
 
     def _restore(self, before: "State") -> None:
         """After a rule error, put back the state as it was before the action."""
@@ -299,6 +315,7 @@ class State:
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
         labels = tuple(labels)
         self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
+        self.picking = ()
         self.pending_values = values
 
     def _zone_w(self, key: str) -> list[int]:
@@ -405,57 +422,6 @@ class State:
             self.revealed.discard(keys[p])
         direction = "clockwise" if step > 0 else "counterclockwise"
         self.emit("rotate", f"Every {zone} passes one seat {direction}", zone=zone, step=step, actor=actor)
-
-    def _move_event(self, src: str, dest: str, moved: list[int], actor: Any,
-                    was_up: AbstractSet[int] = frozenset()) -> None:
-        rules = self.rules
-        seen = []
-        everyone = True
-        for p in range(rules.players):
-            shown_src = self.zone_visible(src, p) and not any(c in self.facedown for c in moved)
-            shown_dest = self.zone_visible(dest, p) and not any(c in self.facedown for c in moved)
-            if shown_src or shown_dest or all(c in self.faceup or c in was_up for c in moved):
-                seen.append(p)
-            else:
-                everyone = False
-        names = [rules.card_name(c) for c in moved]
-        count = len(moved)
-        noun = "card" if count == 1 else "cards"
-        who = f"{self.player_label(actor)}: " if actor is not None else ""
-        masked = f"{who}{count} {noun} from {self.zone_label(src)} to {self.zone_label(dest)}"
-        full = f"{who}{', '.join(names)} from {self.zone_label(src)} to {self.zone_label(dest)}"
-        event = {
-            "type": "move", "actor": actor, "from": src, "to_zone": dest, "count": count,
-            "text": masked, "private_text": full, "cards": [rules.instance_type[c] for c in moved],
-            "seen": None if everyone else seen,
-        }
-        if self.sealing is not None and not all(c in self.faceup for c in moved):
-            event["sealed"] = self.sealing
-        self._record(event)
-
-    def emit(self, kind: str, text: str, to: Sequence[int] | None = None, **fields: Any) -> None:
-        if not self.record_events:
-            return
-        event = {"type": kind, "text": text, **fields}
-        if to is not None:
-            event["to"] = list(to)
-        if self.sealing is not None:
-            event["sealed"] = self.sealing
-        self._record(event)
-
-    def _record(self, event: dict[str, Any]) -> None:
-        """Add an event to the log.  The log holds at most ``Game.event_limit`` entries: the last one then
-        says that it is full, and later events are dropped (play goes on; docs/untrusted.md)."""
-        log = self.log
-        room = self.game.event_limit - len(log)
-        if room > 1:
-            log.append(event)
-        elif room == 1:
-            full = {"type": "log-full", "text": f"The event log is full ({len(log) + 1:,} entries): later events "
-                                                "are not recorded"}
-            if "sealed" in event:  # filled inside a sealed part: the others see it once the parts are done
-                full["sealed"] = event["sealed"]
-            log.append(full)
 
     def reveal(self, zone: str) -> None:
         self.revealed.add(zone)
@@ -568,15 +534,7 @@ class State:
         return self.rules.player_label(player)
 
     def zone_label(self, key: str | None) -> str:
-        if key is None:
-            return "cards"
-        owner = self.rules.zone_owner.get(key)
-        name, _, slot = key.partition("/")
-        zone = self.rules.cardset.zones.get(name)
-        label = zone.label or name if zone is not None else name  # 'label:' in the cardset, else the name
-        if owner is not None:
-            return f"{self.rules.player_label(owner)}'s {label}"
-        return f"{label} {slot}" if slot else label
+        return self.rules.zone_label(key)
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.rules.players:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..lang import nodes as n
-from .actions import ActionCodec
+from .encoding.actions import ActionCodec
 
 if TYPE_CHECKING:
     from .rules import Rules

@@ -67,6 +67,8 @@ def _view(state: "State", player: int | None) -> dict[str, Any]:
         if chooser == player:
             # others see only who is deciding: the prompt or options could hint at a hidden hand
             decision.update(prompt=prompt, kind=kind, options=list(labels))
+            if state.picking:
+                decision["picked"] = list(state.picking)  # the stable ids taken so far (apply_id)
     return {
         "game": rules.cardset.name,
         "player": player,
@@ -130,7 +132,7 @@ def view_key(state: "State", player: int) -> tuple[Any, ...]:
     decision: Any = None
     if asking is not None:
         chooser, prompt, _, kind, labels = asking
-        decision = (chooser, prompt, kind, tuple(labels)) if chooser == player else chooser
+        decision = (chooser, prompt, kind, tuple(labels), state.picking) if chooser == player else chooser
     hidden_vars = rules.cardset.hidden_vars
     return (
         rules.cardset.name,

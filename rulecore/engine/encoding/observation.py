@@ -22,14 +22,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang import nodes as n
-from ..lang.nodes import walk
+from ...lang import nodes as n
+from ...lang.nodes import walk
 
 KINDS = ("option", "trigger", "player", "players", "card", "cards", "set", "number", "value")
 
 
-class Observer:
-    """The observation layout of one game."""
+class Layout:
+    """What both observation layouts have: their slots, and where the counters, variables and player
+    marks are (set by ``table_slots``, filled by ``fill_table``)."""
+
+    slots: tuple[str, ...]
+    players: int
+    counters: list[tuple[str, bool, int]]
+    vars: list[tuple[str, int]]
+    marks: list[str]
+    mark_index: dict[str, int]
+    marks_at: int
+
+
+class Observer(Layout):
+    """The full observation layout of one game."""
 
     def __init__(self, rules: Any, texts: set[str]):
         cardset = rules.cardset
@@ -49,21 +62,8 @@ class Observer:
                 self.zones.append((key, len(slots), k))
                 slots += [f"{where}: cards", f"{where}: face-down cards shown"]
                 slots += [f"{where}: {t} seen" for t in self.types]
-        self.counters: list[tuple[str, bool, int]] = []
-        for name, c in cardset.counters.items():
-            self.counters.append((name, c.per_player, len(slots)))
-            slots += [f"counter {name} of seat +{k}" for k in range(players)] if c.per_player else [f"counter {name}"]
-        hidden = set(cardset.hidden_vars)
-        self.vars: list[tuple[str, int]] = []
-        for name, value in cardset.vars.items():
-            if name not in hidden and (type(value) in (int, float, bool)):
-                self.vars.append((name, len(slots)))
-                slots.append(f"var {name}")
-        self.marks = sorted(_mark_words(rules, texts))
-        self.mark_index = {m: i for i, m in enumerate(self.marks)}
-        self.marks_at = len(slots)
-        slots += [f"seat +{k} has mark {m}" for k in range(players) for m in self.marks]
-        self.slots: tuple[str, ...] = tuple(slots)
+        table_slots(self, rules, slots, _mark_words(rules, texts))
+        self.slots = tuple(slots)
 
     def observe(self, view: dict[str, Any]) -> list[float]:
         players = self.players
@@ -96,30 +96,59 @@ class Observer:
                     out[at + 1] += 1.0
                 elif t in index:
                     out[at + 2 + index[t]] += 1.0
-        counters = view["counters"]
-        for name, per_player, at in self.counters:
-            value = counters.get(name)
-            if value is None:
-                continue
-            if not per_player:
-                out[at] = _number(value)
-            elif type(value) is dict:  # owner visibility: the observer's own value
-                out[at] = _number(value.get(str(me), value.get(me, 0)))
-            else:
-                for k in range(players):
-                    out[at + k] = _number(value[(me + k) % players])
-        variables = view["vars"]
-        for name, at in self.vars:
-            out[at] = _number(variables.get(name))
-        marks = view.get("player_marks") or []
-        width = len(self.marks)
-        for seat, words in enumerate(marks):
-            base = self.marks_at + ((seat - me) % players) * width
-            for word in words:
-                i = self.mark_index.get(word)
-                if i is not None:
-                    out[base + i] = 1.0
+        fill_table(self, view, out)
         return out
+
+
+def table_slots(layout: Any, rules: Any, slots: list[str], mark_words: set[str]) -> None:
+    """Append the slots of the counters, the number and truth variables and the player marks to ``slots``
+    and say where they are on ``layout`` (see ``fill_table``)."""
+    cardset = rules.cardset
+    players = rules.players
+    layout.counters = []
+    for name, c in cardset.counters.items():
+        layout.counters.append((name, c.per_player, len(slots)))
+        slots += [f"counter {name} of seat +{k}" for k in range(players)] if c.per_player else [f"counter {name}"]
+    hidden = set(cardset.hidden_vars)
+    layout.vars = []
+    for name, value in cardset.vars.items():
+        if name not in hidden and type(value) in (int, float, bool):
+            layout.vars.append((name, len(slots)))
+            slots.append(f"var {name}")
+    layout.marks = sorted(mark_words)
+    layout.mark_index = {m: i for i, m in enumerate(layout.marks)}
+    layout.marks_at = len(slots)
+    slots += [f"seat +{k} has mark {m}" for k in range(players) for m in layout.marks]
+
+
+def fill_table(layout: Any, view: dict[str, Any], out: list[float]) -> None:
+    """The counters, variables and player marks of ``view`` into ``out``, where ``layout`` (an observer)
+    says: ``counters`` (name, per player, first slot), ``vars`` (name, slot), ``marks`` (the words),
+    ``mark_index`` and ``marks_at``."""
+    players = layout.players
+    me = view["player"]
+    counters = view["counters"]
+    for name, per_player, at in layout.counters:
+        value = counters.get(name)
+        if value is None:
+            continue
+        if not per_player:
+            out[at] = _number(value)
+        elif type(value) is dict:  # owner visibility: the observer's own value
+            out[at] = _number(value.get(str(me), value.get(me, 0)))
+        else:
+            for k in range(players):
+                out[at + k] = _number(value[(me + k) % players])
+    variables = view["vars"]
+    for name, at in layout.vars:
+        out[at] = _number(variables.get(name))
+    width = len(layout.marks)
+    for seat, words in enumerate(view.get("player_marks") or []):
+        base = layout.marks_at + ((seat - me) % players) * width
+        for word in words:
+            i = layout.mark_index.get(word)
+            if i is not None:
+                out[base + i] = 1.0
 
 
 def _number(value: Any) -> float:
