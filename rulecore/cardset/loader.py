@@ -47,13 +47,13 @@ def load_cardset(name_or_path: str | Path, *, cache: ParseCache | bool | None = 
     """
     limits = limits or DEFAULT_LIMITS
     path = locate_cardset(name_or_path)
-    roots = tuple(str(r) for r in roots)
+    root_names = tuple(str(r) for r in roots)
     parse_cache = cache if isinstance(cache, ParseCache) else None
     if parse_cache is not None:
-        kept = parse_cache.cardset_for((path, roots, limits))
+        kept = parse_cache.cardset_for((path, root_names, limits))
         if kept is not None:  # the same files, unchanged since: the same (immutable) cardset
             return kept
-    key = stored.key_of(path, roots, limits) if cache is not False else None
+    key = stored.key_of(path, root_names, limits) if cache is not False else None
     folder = stored.cache_folder() if key is not None else None
     if key is not None:
         found = stored.recall(key, limits)
@@ -63,11 +63,11 @@ def load_cardset(name_or_path: str | Path, *, cache: ParseCache | bool | None = 
         if on_disk is not None:
             stored.remember(key, *on_disk)
             return on_disk[1]
-    files = Files(path, roots, limits)
+    files = Files(path, root_names, limits)
     document = _reader.read_cardset(path, files)
     cardset: Cardset = _builder.build(document, cache=parse_cache, limits=limits)
     if parse_cache is not None:
-        parse_cache.keep_cardset((path, roots, limits), [str(file) for file in document.files], cardset)
+        parse_cache.keep_cardset((path, root_names, limits), [str(file) for file in document.files], cardset)
     if key is not None:
         read = tuple(files.digests)
         stored.remember(key, read, cardset)
