@@ -3,7 +3,7 @@ cache do not pay for what they do not use (the engine, lark, YAML).
 
 ``package_getattr`` is rulecore's module ``__getattr__`` (PEP 562): ``rulecore.Game`` imports
 ``rulecore.engine.game`` the first time it is asked for.  ``lazy_module`` gives a module whose code
-runs when one of its names is first used (``importlib.util.LazyLoader``): the loader builds a
+is imported when one of its names is first used: the loader builds a
 cardset with it only when no checked cardset was kept.  Neither dodges a cycle: the modules named
 lie below their users, as the [tool.importlinter] contracts say.
 """
@@ -11,9 +11,7 @@ lie below their users, as the [tool.importlinter] contracts say.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
-from types import ModuleType
 from typing import Any
 
 #: rulecore's public names that are loaded on first use, and the module each comes from
@@ -43,17 +41,20 @@ def package_dir() -> list[str]:
     return sorted(set(vars(sys.modules["rulecore"])) | set(LAZY_NAMES))
 
 
-def lazy_module(name: str) -> ModuleType:
-    """The module ``name``, its code run when one of its names is first used (at once if it is loaded)."""
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module
+class LazyModule:
+    """A module imported (``importlib.import_module``, under the import lock, so also from many
+    threads at once) when one of its names is first asked for."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<module {self._name!r}, imported on first use>"
+
+
+def lazy_module(name: str) -> Any:
+    """The module ``name``, imported when one of its names is first used."""
+    return sys.modules.get(name) or LazyModule(name)

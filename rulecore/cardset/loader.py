@@ -8,7 +8,7 @@ the same for YAML text.  Every problem found is raised together as one ``Cardset
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, cast
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .._lazy import lazy_module
 from . import stored
@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # the modules loaded lazily below (declared here for the laye
     from .reading import reader as _reader_module
 
 # what builds a cardset (lark, YAML) is loaded when a cardset is built, not when one kept is given back
-_builder: Any = cast("Any", lazy_module("rulecore.cardset.building.builder"))
-_reader: Any = cast("Any", lazy_module("rulecore.cardset.reading.reader"))
+_builder: Any = lazy_module("rulecore.cardset.building.builder")
+_reader: Any = lazy_module("rulecore.cardset.reading.reader")
 
 
 def load_cardset(name_or_path: str | Path, *, cache: ParseCache | bool | None = None,
