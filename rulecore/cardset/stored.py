@@ -21,6 +21,7 @@ anew, then written again.  docs/untrusted.md says why this design.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import hmac
 import io
@@ -155,7 +156,7 @@ def read_entry(folder: Path, key: str, limits: Limits) -> tuple[Files, Cardset] 
         files = tuple((str(file), str(digest)) for file, digest in header["files"])
         if not files or not _unchanged(files, limits):
             return None
-        cardset = _Unpickler(io.BytesIO(payload)).load()
+        cardset = _unpickle(payload)
     except Exception:  # noqa: BLE001 - whatever the file holds, the answer is to build anew
         return None
     return (files, cardset) if isinstance(cardset, Cardset) else None
@@ -265,6 +266,18 @@ def _digest(path: Path, limit: int) -> str | None:
             return hashlib.sha256(handle.read(limit + 1)).hexdigest()
     except OSError:
         return None
+
+
+def _unpickle(payload: bytes) -> Any:
+    """The objects of an entry, the cyclic garbage collector paused meanwhile (thousands of new
+    objects, none of them in a cycle, would make it walk the heap again and again)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Unpickler(io.BytesIO(payload)).load()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class _Pickler(pickle.Pickler):
