@@ -167,8 +167,7 @@ def _object(value: dict[str, Any]) -> Any:
 
 
 def main() -> None:
-    path = write_tables()
-    print(f"wrote {path}")
+    print(f"wrote {write_tables()}")
 
 
 if __name__ == "__main__":
