@@ -3,6 +3,9 @@ and never fooled: a damaged, foreign, stale or planted cache file is passed over
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import os
 import pickle
 from pathlib import Path
@@ -227,10 +230,6 @@ class _Planted:
 def test_a_pickle_planted_in_the_cache_folder_is_never_run(cache: Any, tmp_path: Path, how: str):
     """A pickle that would run code, put in the cache folder under the entry's name, runs nothing: without
     the user's secret its MAC is wrong; with it (a leaked key), the unpickler makes no function at all."""
-    import hashlib
-    import hmac
-    import json
-
     main = _game(tmp_path)
     first = rulecore.load_cardset(main)
     entry = _entry(cache.folder)
