@@ -8,6 +8,8 @@ import hmac
 import json
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -246,3 +248,16 @@ def test_a_pickle_planted_in_the_cache_folder_is_never_run(cache: Any, tmp_path:
     again = _reload(main)
     assert not marker.exists()
     assert _same_everywhere(again, first) and len(cache.builds) == 2
+
+
+@pytest.mark.slow
+def test_a_new_process_gets_a_kept_cardset_without_lark_yaml_or_the_engine(tmp_path: Path):
+    """In a new process, a cardset found in the cache is given back with lark, YAML and the engine never imported."""
+    root = Path(rulecore.__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), stored.ENV: str(tmp_path / "cache")}
+    first = "import rulecore; print(rulecore.load_cardset('approaching-dawn').title)"
+    title = subprocess.run([sys.executable, "-c", first], env=env, check=True, capture_output=True, text=True).stdout
+    blocked = ("import sys\nfor name in ('lark', 'yaml', 'rulecore.engine'):\n    sys.modules[name] = None\n"
+               + first + "\nprint(sorted(m for m in sys.modules if m.startswith(('lark', 'yaml', 'rulecore.engine'))))")
+    out = subprocess.run([sys.executable, "-c", blocked], env=env, check=True, capture_output=True, text=True).stdout
+    assert out.splitlines() == [title.strip(), "['lark', 'rulecore.engine', 'yaml']"]
