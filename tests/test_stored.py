@@ -261,3 +261,15 @@ def test_a_new_process_gets_a_kept_cardset_without_lark_yaml_or_the_engine(tmp_p
                + first + "\nprint(sorted(m for m in sys.modules if m.startswith(('lark', 'yaml', 'rulecore.engine'))))")
     out = subprocess.run([sys.executable, "-c", blocked], env=env, check=True, capture_output=True, text=True).stdout
     assert out.splitlines() == [title.strip(), "['lark', 'rulecore.engine', 'yaml']"]
+
+
+def test_the_key_is_made_where_hard_links_are_not_allowed(cache: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """On a file system without hard links the secret key is still made (0600) and the cardset kept."""
+    def no_links(*_: Any) -> None:
+        raise PermissionError("no hard links here")
+    monkeypatch.setattr(stored.os, "link", no_links)
+    main = _game(tmp_path)
+    rulecore.load_cardset(main)
+    assert (cache.folder / "key").stat().st_mode & 0o777 == 0o600 and len((cache.folder / "key").read_bytes()) == 32
+    _reload(main)
+    assert len(cache.builds) == 1

@@ -242,9 +242,13 @@ def _secret(folder: Path, *, create: bool) -> bytes | None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(os.urandom(32))
         try:
-            os.link(temporary, path)  # never over a key another process made meanwhile
+            os.link(temporary, path)  # whole, and never over a key another process made meanwhile
         except FileExistsError:
             pass
+        except OSError:  # a file system without hard links: made in place, still only if absent
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(os.urandom(32))
     finally:
         os.unlink(temporary)
     secret = _own_file(path, 64, 0o077)
