@@ -9,13 +9,11 @@
     print(state.result())
 """
 
-from .cardset.limits import Limits
-from .cardset.loader import load_cardset
-from .cardset.model import Cardset
-from .engine.game import Game
-from .engine.interpreter.decisions import Decision, Option
+from typing import TYPE_CHECKING
+
+from ._lazy import package_dir as __dir__
+from ._lazy import package_getattr as __getattr__
 from ._resources import builtin_cardsets
-from .engine.state import State
 from .errors import (
     CardsetError,
     IllegalActionError,
@@ -25,6 +23,14 @@ from .errors import (
     RulecoreError,
     StateError,
 )
+
+if TYPE_CHECKING:  # loaded on first use (rulecore._lazy.LAZY_NAMES), so that `import rulecore` is quick
+    from .cardset.limits import Limits
+    from .cardset.loader import load_cardset
+    from .cardset.model import Cardset
+    from .engine.game import Game
+    from .engine.interpreter.decisions import Decision, Option
+    from .engine.state import State
 
 __version__ = "0.1.0"
 

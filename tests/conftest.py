@@ -8,6 +8,9 @@ Card instances of the tiny cardset, in id order: apple 0, 1, 2; bean 3, 4; coin 
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import textwrap
 from typing import Any
 
@@ -126,3 +129,14 @@ def tiny() -> Tiny:
 def wh() -> rulecore.Cardset:
     """The built-in Witching Hour cardset."""
     return rulecore.load_cardset("witching-hour")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Checked cardsets are kept in a folder of this test run, never in the user's cache folder."""
+    folder = tempfile.mkdtemp(prefix="rulecore-test-cache-")
+    config._rulecore_cache = folder  # type: ignore[attr-defined]
+    os.environ["RULECORE_CACHE"] = os.path.join(folder, "cardsets")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(getattr(config, "_rulecore_cache", ""), ignore_errors=True)

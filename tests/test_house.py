@@ -60,6 +60,9 @@ def _init_problems(path: Path, root: Path = REPO) -> list[str]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imported.update((a.asname or a.name).split(".")[0] for a in node.names)
             continue
+        if _type_checking_imports(node):  # names loaded on first use, imported here for type checkers
+            imported.update((a.asname or a.name).split(".")[0] for i in node.body for a in i.names)  # type: ignore[attr-defined]
+            continue
         target = _assigned_name(node)
         if target in allowed:
             value = node.value  # type: ignore[attr-defined]
@@ -76,6 +79,12 @@ def _init_problems(path: Path, root: Path = REPO) -> list[str]:
     problems += [f"{where}:{line}: __all__ names {name!r}, which the file does not import"
                  for line, name in exported if name not in imported]
     return problems
+
+
+def _type_checking_imports(node: ast.stmt) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` over imports only, with no else."""
+    return (isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+            and not node.orelse and all(isinstance(i, (ast.Import, ast.ImportFrom)) for i in node.body))
 
 
 def _assigned_name(node: ast.stmt) -> str | None:
@@ -131,3 +140,16 @@ def test_the_init_check_finds_logic(tmp_path: Path) -> None:
         "an assignment (LIMIT)", "a function (f)", "an assignment (__version__)", "__all__ names 'y', which the file "
         "does not import"]
     assert all(p.startswith("pkg/__init__.py (7 lines):") for p in problems)
+
+
+def test_the_names_loaded_on_first_use_are_those_imported_for_type_checkers() -> None:
+    """Every name of rulecore's __all__ is there, and a lazy name is the object its TYPE_CHECKING import names."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    typed = {alias.asname or alias.name: f"rulecore.{node.module}"
+             for block in tree.body if _type_checking_imports(block)
+             for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    from rulecore import _lazy
+    assert _lazy.LAZY_NAMES == typed
+    for name in rulecore.__all__:
+        assert getattr(rulecore, name) is not None
+    assert set(rulecore.__all__) <= set(dir(rulecore))

@@ -572,14 +572,3 @@ def test_signal_statement():
     assert node == n.Signal(
         "attacked", n.Var("defender"), ("attacker", "size"), n.Block((n.Say(L(1), None),))
     )
-
-
-def test_the_parser_tables_are_cached_in_the_users_own_cache_folder(tmp_path, monkeypatch):
-    """lark's built tables go to $XDG_CACHE_HOME/rulecore (private), or nowhere when it cannot be made."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    where = parser_module._grammar_cache()
-    assert isinstance(where, str) and where.startswith(str(tmp_path / "rulecore"))
-    blocked = tmp_path / "file"
-    blocked.write_text("not a folder", encoding="utf-8")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    assert parser_module._grammar_cache() is False

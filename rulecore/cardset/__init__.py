@@ -26,7 +26,9 @@ Loading runs one way, in two steps, each a subpackage; no module calls back up t
     model.Cardset and its parts, or one CardsetError with every problem found
 
 Beside them: ``schema`` (the JSON Schema, also for editors), ``explain`` (effect trees rendered
-back to text), ``fingerprint`` (what a saved game was played with), ``limits`` and ``cache``.
+back to text), ``fingerprint`` (what a saved game was played with), ``limits``, ``cache`` and
+``stored`` (checked cardsets kept between loads: a memo in the process, entries in the user's cache
+folder).
 The direction is kept by the [tool.importlinter] contracts in pyproject.toml.
 
 May import: rulecore.lang, rulecore.errors, rulecore._resources (never engine or the tools).

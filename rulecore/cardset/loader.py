@@ -8,25 +8,38 @@ the same for YAML text.  Every problem found is raised together as one ``Cardset
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from .building.builder import build
+from .._lazy import lazy_module
+from . import stored
 from .cache import ParseCache
 from .limits import DEFAULT_LIMITS, Limits
 from .model import Cardset
 from .reading.files import Files
-from .reading.reader import locate_cardset, read_cardset, read_cardset_text
+from .reading.locate import locate_cardset
+
+if TYPE_CHECKING:  # the modules loaded lazily below (declared here for the layer contracts)
+    from .building import builder as _builder_module
+    from .reading import reader as _reader_module
+
+# what builds a cardset (lark, YAML) is loaded when a cardset is built, not when one kept is given back
+_builder: Any = lazy_module("rulecore.cardset.building.builder")
+_reader: Any = lazy_module("rulecore.cardset.reading.reader")
 
 
-def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None,
+def load_cardset(name_or_path: str | Path, *, cache: ParseCache | bool | None = None,
                  roots: Iterable[str | Path] = (), limits: Limits | None = None) -> Cardset:
     """Load a built-in cardset by name, or a cardset YAML file by path; check everything.
 
     A file that says ``extends: BASE`` is a variant: it is merged over its base (see
     ``reading.variants``).  Every problem found is raised together as one ``CardsetError``.
-    Loads given the same ``cache`` reuse the effect text it already parsed, and a file
-    loaded before with the same roots and limits, whose files are all unchanged, is not
-    read again.
+
+    A cardset loaded before, whose files (the file, its includes and bases) all read the same, is
+    given back without reading them again: from a bounded memo in this process, or from the
+    user's cache folder (``stored``: $RULECORE_CACHE names it, ``off`` turns it off), where an
+    entry is trusted only when made by this user's rulecore of the same code for files of the
+    same content.  ``cache=False`` turns both off for this call.  Loads given the same
+    ``ParseCache`` reuse the effect text it already parsed.
 
     ``include:`` and ``extends:`` may only read regular files in the cardset's own folder
     tree, the built-in cardsets and the folders in ``roots``; ``limits`` caps sizes (see
@@ -34,15 +47,32 @@ def load_cardset(name_or_path: str | Path, *, cache: ParseCache | None = None,
     """
     limits = limits or DEFAULT_LIMITS
     path = locate_cardset(name_or_path)
-    key = (path, tuple(str(r) for r in roots), limits)
-    if cache is not None:
-        kept = cache.cardset_for(key)
+    root_names = tuple(str(r) for r in roots)
+    parse_cache = cache if isinstance(cache, ParseCache) else None
+    if parse_cache is not None:
+        kept = parse_cache.cardset_for((path, root_names, limits))
         if kept is not None:  # the same files, unchanged since: the same (immutable) cardset
             return kept
-    document = read_cardset(path, Files(path, roots, limits))
-    cardset = build(document, cache=cache, limits=limits)
-    if cache is not None:
-        cache.keep_cardset(key, [str(file) for file in document.files], cardset)
+    key = stored.key_of(path, root_names, limits) if cache is not False else None
+    folder = stored.cache_folder() if key is not None else None
+    if key is not None:
+        found = stored.recall(key, limits)
+        if found is not None:
+            return found
+        on_disk = stored.read_entry(folder, key, limits) if folder is not None else None
+        if on_disk is not None:
+            stored.remember(key, *on_disk)
+            return on_disk[1]
+    files = Files(path, root_names, limits)
+    document = _reader.read_cardset(path, files)
+    cardset: Cardset = _builder.build(document, cache=parse_cache, limits=limits)
+    if parse_cache is not None:
+        parse_cache.keep_cardset((path, root_names, limits), [str(file) for file in document.files], cardset)
+    if key is not None:
+        read = tuple(files.digests)
+        stored.remember(key, read, cardset)
+        if folder is not None:
+            stored.write_entry(folder, key, read, cardset)
     return cardset
 
 
@@ -53,4 +83,6 @@ def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | 
     default ``"<string>"``, only the built-in cardsets and ``roots``)."""
     limits = limits or DEFAULT_LIMITS
     files = Files(None if file == "<string>" else file, roots, limits)
-    return build(read_cardset_text(text, file, files), cache=cache, limits=limits)
+    document = _reader.read_cardset_text(text, file, files)
+    built: Cardset = _builder.build(document, cache=cache, limits=limits)
+    return built

@@ -1,5 +1,5 @@
 """Effect text -> effect nodes: ``parse_effect`` parses one piece of effect text with the lark
-grammar (``grammar/effects.lark``; the parser tables are built once and cached between processes)
+grammar (``grammar/effects.lark``; its parser tables are shipped beside it, see ``tables``)
 and runs ``builder.Builder`` over the tree.  Text that does not parse is one located problem that
 says what was unexpected and what could have come there instead.
 """
@@ -7,16 +7,15 @@ says what was unexpected and what could have come there instead.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from typing import Any
 
 import lark
 
-from .._resources import grammar_path
 from ..errors import Problem
 from .builder import Builder, SpanMaker
 from .names import KEYWORDS, Symbols
+from .tables import load_parser
 
 
 def parse_effect(
@@ -37,30 +36,9 @@ def parse_effect(
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    """The parser, built once per process from the grammar file (it is never mutated)."""
-    return lark.Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        start=["start", "expr_start"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=_grammar_cache(),
-    )
-
-
-def _grammar_cache() -> str | bool:
-    """Where lark keeps the built parser tables between processes: a file in the user's own cache
-    folder ($XDG_CACHE_HOME or ~/.cache, then rulecore/), never a shared temporary folder (lark
-    unpickles the file).  Lark writes a hash of the grammar and its options on the first line
-    and builds anew when it differs; when the folder cannot be made it builds every time (a
-    read-only site-packages is never written to)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulecore")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(folder, f"effects-grammar-{lark.__version__}.lark-cache")
+    """The parser, made once per process from the tables shipped beside the grammar (JSON, see
+    ``tables``), or built from the grammar when they are stale; it is never mutated."""
+    return load_parser()
 
 
 _EXPECT_NAMES = {

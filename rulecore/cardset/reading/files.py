@@ -8,6 +8,7 @@ is refused is never opened for reading, so nothing of it can reach a problem mes
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -47,6 +48,7 @@ class Files:
         self.roots = tuple(_resolved(f) for f in folders)
         self.total = 0  # bytes read so far
         self.read: list[Path] = []  # the real path of every file read so far, in order
+        self.digests: list[tuple[str, str]] = []  # (real path, sha256 of the bytes read), for a cache
 
     def allowed(self, path: Path) -> bool:
         """Whether ``path`` lies inside the folders this load may read (it need not exist)."""
@@ -89,6 +91,7 @@ class Files:
         self._size(len(raw))
         self.total += len(raw)
         self.read.append(real)
+        self.digests.append((str(real), hashlib.sha256(raw).hexdigest()))
         return raw
 
 
