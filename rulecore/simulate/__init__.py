@@ -22,12 +22,17 @@ The modules, in the order a run goes through them:
 - ``backends``: where the games are played (this process, a local pool, Ray, Dask);
 - ``games``: playing one game, or a chunk of them, from a job that travels to other processes;
   :func:`bot_seed` and :class:`SimulationError`;
+- ``compare_run``, ``compare_pool``, ``compare_games``, ``compare_figures``, ``compare_report``:
+  :func:`compare`, paired games of a base and a variant side, streamed from the workers, and their
+  figures with intervals (docs/compare.md);
 - ``results``: :class:`GameRecord`, :class:`SimulationResult` and :class:`CardStats`, the
   statistics read from the records.
 
 May import: rulecore.bots and rulecore's public API (engine and below); never cli.
 """
 
+from .compare_figures import Figure
+from .compare_run import Comparison, ComparisonInterrupted, compare
 from .games import SimulationError, bot_seed
 from .results import DEFAULT_MAX_DECISIONS, CardStats, GameRecord, SimulationResult
 from .runner import BACKENDS, Backend, simulate
@@ -36,10 +41,14 @@ __all__ = [
     "BACKENDS",
     "Backend",
     "CardStats",
+    "Comparison",
+    "ComparisonInterrupted",
+    "Figure",
     "DEFAULT_MAX_DECISIONS",
     "GameRecord",
     "SimulationError",
     "SimulationResult",
     "bot_seed",
+    "compare",
     "simulate",
 ]
