@@ -7,6 +7,8 @@ import contextlib
 import json
 import math
 import os
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -22,8 +24,8 @@ from rulecore.cli import app
 np = pytest.importorskip("numpy", reason="rulecore compare needs numpy (rulecore[compare])")
 
 from rulecore.simulate import Comparison, compare  # noqa: E402
-from rulecore.simulate.compare_figures import look_level, margin, spent, wilson  # noqa: E402
-from rulecore.simulate.compare_games import _lead_figures  # noqa: E402
+from rulecore.simulate.paired.figures import look_level, margin, spent, wilson  # noqa: E402
+from rulecore.simulate.paired.games import _lead_figures  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "docs" / "examples"
@@ -180,20 +182,43 @@ def test_a_missing_variant_file_is_a_clean_error() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+@pytest.mark.skipif(not hasattr(os, "killpg") or not hasattr(os, "openpty"), reason="needs process groups and a pty")
 def test_ctrl_c_prints_what_was_measured_so_far() -> None:
     """Ctrl-C (SIGINT to the process group) stops the workers and prints the table of the games measured so far."""
+    master, slave = os.openpty()  # a terminal: the progress bar says when games are done
     proc = subprocess.Popen([sys.executable, "-m", "rulecore", "compare", "witty-witches", TALK, "-n", "100000",
-                             "-w", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
-                            start_new_session=True)
+                             "-w", "2"], stdout=slave, stderr=subprocess.PIPE, cwd=REPO, start_new_session=True)
+    os.close(slave)
+    out = b""
+
+    def read(seconds: float) -> bool:
+        nonlocal out
+        ready, _, _ = select.select([master], [], [], seconds)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            return False
+        out += chunk
+        return bool(chunk)
+
     try:
-        time.sleep(15)  # start two workers, load both cardsets, play some games
+        deadline = time.monotonic() + 240
+        while not re.search(rb"seat 0: ", out) and time.monotonic() < deadline and read(0.5):
+            pass
+        assert re.search(rb"seat 0: ", out), out
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        while read(1.0) and proc.poll() is None:
+            pass
+        _, err = proc.communicate(timeout=60)
+        while read(0.1):
+            pass
         assert proc.returncode == 130, err
         assert b"paired games (seed 0" in out and b"decisions" in out, out + err
         assert b"interrupted after" in err and b"of 100000" in err and b"Traceback" not in err
     finally:
+        os.close(master)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)

@@ -18,7 +18,7 @@ pytest.importorskip("numpy", reason="rulecore compare needs numpy (rulecore[comp
 pytest.importorskip("matplotlib", reason="the report needs matplotlib (rulecore[report])")
 
 from rulecore.simulate import compare  # noqa: E402
-from rulecore.simulate.compare_report import render_report  # noqa: E402
+from rulecore.simulate.paired.report import render_report  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "docs" / "examples"

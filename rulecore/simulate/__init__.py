@@ -22,8 +22,7 @@ The modules, in the order a run goes through them:
 - ``backends``: where the games are played (this process, a local pool, Ray, Dask);
 - ``games``: playing one game, or a chunk of them, from a job that travels to other processes;
   :func:`bot_seed` and :class:`SimulationError`;
-- ``compare_run``, ``compare_pool``, ``compare_games``, ``compare_figures``, ``compare_report``:
-  :func:`compare`, paired games of a base and a variant side, streamed from the workers, and their
+- ``paired``: :func:`compare`, paired games of a base and a variant side, streamed from the workers, and their
   figures with intervals (docs/compare.md);
 - ``results``: :class:`GameRecord`, :class:`SimulationResult` and :class:`CardStats`, the
   statistics read from the records.
@@ -31,8 +30,7 @@ The modules, in the order a run goes through them:
 May import: rulecore.bots and rulecore's public API (engine and below); never cli.
 """
 
-from .compare_figures import Figure
-from .compare_run import Comparison, ComparisonInterrupted, compare
+from .paired import Comparison, ComparisonInterrupted, Figure, compare
 from .games import SimulationError, bot_seed
 from .results import DEFAULT_MAX_DECISIONS, CardStats, GameRecord, SimulationResult
 from .runner import BACKENDS, Backend, simulate

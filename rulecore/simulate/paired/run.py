@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import pickle
+import signal
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -19,12 +22,12 @@ from typing import Any
 import rulecore
 from rulecore.cardset.explain import best_total
 
-from .compare_figures import Figure, Layout, PairedTally, figures, look_level, need_numpy
-from .compare_games import Measured, PairJob, PairOutcome
-from .compare_pool import PairRunner, has_failure, worker_count
-from .games import Failure, Job, SimGame, build_game, default_factory, pickled
-from .results import DEFAULT_MAX_DECISIONS
-from .runner import BACKENDS, _resolve_bots, _resolve_cardset
+from .figures import Figure, Layout, PairedTally, figures, look_level, need_numpy
+from .games import Measured, PairJob, PairOutcome
+from .pool import PairRunner, has_failure, worker_count
+from ..games import Failure, Job, SimGame, build_game, default_factory
+from ..results import DEFAULT_MAX_DECISIONS
+from ..runner import BACKENDS, _resolve_bots, _resolve_cardset
 
 #: Figures ``--until-clear`` waits for unless told otherwise: who wins.
 DEFAULT_WATCH = ("win_rate", "team_win_rate")
@@ -172,7 +175,7 @@ def compare(
     tally = PairedTally(layout, games)
     pair = PairJob(jobs[0], jobs[1])
     count = worker_count(backend, workers, games)
-    blob = pickled(pair) if backend != "local" or count > 1 else b""
+    blob = _pickled(pair) if backend != "local" or count > 1 else b""
     step = batch or (max(1, -(-games // 10)) if until_clear else games)
     watched = tuple(watch) if until_clear else ()
     started = time.perf_counter()
@@ -198,10 +201,10 @@ def compare(
     done, looks, level = 0, 0, 0.95
     comparison: Comparison | None = None
     try:
-        with PairRunner(pair, blob, (built[0], built[1]), backend, count) as runner:
+        with _SafeCtrlC() as stop, PairRunner(pair, blob, (built[0], built[1]), backend, count) as runner:
             while done < games:
                 upto = min(games, done + step)
-                runner.play(range(done, upto), on_chunk)
+                runner.play(range(done, upto), on_chunk, stop.check)
                 if failure:
                     first = min(failure, key=lambda f: f.index)
                     raise first.error()
@@ -221,6 +224,42 @@ def compare(
         partial = result(level, looks, interrupted=True) if tally.done else None
         raise ComparisonInterrupted(partial) from None
     return comparison if comparison is not None else result(level, looks)
+
+
+def _pickled(pair: PairJob) -> bytes:
+    """The two sides as bytes for worker processes; a clear error if they cannot travel."""
+    try:
+        return pickle.dumps(pair)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise rulecore.RulecoreError(
+            f"cannot send this comparison to worker processes ({exc}); run with workers=1") from exc
+
+
+class _SafeCtrlC:
+    """While a comparison runs in the main thread, Ctrl-C only takes note, and the run raises
+    KeyboardInterrupt at a safe point (between chunks, at least every quarter second): raised anywhere,
+    it could interrupt the process pool while it holds a lock, and stopping the pool would then hang."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+    def check(self) -> None:
+        if self.requested:
+            self.requested = False
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _SafeCtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def _watched(name: str, watched: Sequence[str]) -> bool:

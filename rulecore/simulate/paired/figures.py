@@ -27,7 +27,7 @@ from typing import Any
 
 import rulecore
 
-from .compare_games import LEAD_BINS, Measured
+from .games import LEAD_BINS, Measured
 
 try:
     import numpy as np
@@ -115,13 +115,24 @@ class PairedTally:
     """The rows of both sides, filled as paired games arrive (in any order), for up to ``capacity`` games."""
 
     def __init__(self, layout: Layout, capacity: int) -> None:
-        np_ = need_numpy()
+        need_numpy()
         self.layout = layout
-        self.base = np_.full((capacity, len(layout.names)), np_.nan)
-        self.variant = np_.full((capacity, len(layout.names)), np_.nan)
-        self.present = np_.zeros(capacity, dtype=bool)
+        self.capacity = capacity
+        size = min(capacity, 1024)  # grows as games arrive: a large budget cut short costs no memory
+        self.base = np.full((size, len(layout.names)), np.nan)
+        self.variant = np.full((size, len(layout.names)), np.nan)
+        self.present = np.zeros(size, dtype=bool)
+
+    def _grow(self, index: int) -> None:
+        size = min(self.capacity, max(index + 1, 2 * len(self.present)))
+        extra = size - len(self.present)
+        self.base = np.concatenate([self.base, np.full((extra, self.base.shape[1]), np.nan)])
+        self.variant = np.concatenate([self.variant, np.full((extra, self.variant.shape[1]), np.nan)])
+        self.present = np.concatenate([self.present, np.zeros(extra, dtype=bool)])
 
     def add(self, index: int, base: Measured, variant: Measured) -> None:
+        if index >= len(self.present):
+            self._grow(index)
         self.base[index] = self.layout.row(base)
         self.variant[index] = self.layout.row(variant)
         self.present[index] = True

@@ -14,9 +14,9 @@ from typing import Any
 
 import rulecore
 
-from .compare_figures import Figure
-from .compare_games import LEAD_BINS
-from .compare_run import Comparison
+from .figures import Figure
+from .games import LEAD_BINS
+from .run import Comparison
 
 _COLOURS = ("#4c72b0", "#dd8452")  # base, variant
 

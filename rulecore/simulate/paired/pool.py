@@ -14,9 +14,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import TracebackType
 from typing import Any
 
-from .backends import _import_backend
-from .compare_games import PairJob, PairOutcome, init_pair_worker, play_pairs, run_pair_chunk
-from .games import Failure, SimGame
+from ..backends import _import_backend
+from .games import PairJob, PairOutcome, init_pair_worker, play_pairs, run_pair_chunk
+from ..games import Failure, SimGame
 
 #: ``on_chunk(outcomes)``: called in this process with each chunk's paired outcomes, in arrival order;
 #: it returns False to stop the batch (a failure), and may raise (Ctrl-C) to stop everything.
@@ -71,26 +71,30 @@ class PairRunner:
             self._client.close()
             self._cluster.close()
 
-    def play(self, indices: Sequence[int], on_chunk: OnChunk) -> None:
-        """Play the paired games ``indices``, handing each chunk's outcomes to ``on_chunk``."""
+    def play(self, indices: Sequence[int], on_chunk: OnChunk, check: Callable[[], None] = lambda: None) -> None:
+        """Play the paired games ``indices``, handing each chunk's outcomes to ``on_chunk``; ``check()`` is
+        called between chunks (and every quarter second on a local pool) and may raise to stop."""
         if self._executor is not None:
-            size = max(1, min(16, math.ceil(len(indices) / (self.workers * 16))))
+            size = max(1, min(4, math.ceil(len(indices) / (self.workers * 16))))  # small: Ctrl-C keeps more
             self._play_futures(
                 {self._executor.submit(run_pair_chunk, self.blob, chunk) for chunk in _chunks(indices, size)},
-                on_chunk)
+                on_chunk, check)
         elif self._client is not None:
-            self._play_dask(indices, on_chunk)
+            self._play_dask(indices, on_chunk, check)
         elif self._ray is not None:
-            self._play_ray(indices, on_chunk)
+            self._play_ray(indices, on_chunk, check)
         else:
             base, variant = self.games
             for index in indices:
+                check()
                 if not on_chunk(play_pairs(self.job, base, variant, [index])):
                     return
 
-    def _play_futures(self, pending: set[Future[list[PairOutcome]]], on_chunk: OnChunk) -> None:
+    def _play_futures(self, pending: set[Future[list[PairOutcome]]], on_chunk: OnChunk,
+                      check: Callable[[], None]) -> None:
         try:
             while pending:
+                check()
                 # a timeout: the main thread wakes up for Ctrl-C even while a long chunk runs
                 done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -100,25 +104,27 @@ class PairRunner:
             for future in pending:
                 future.cancel()
 
-    def _play_dask(self, indices: Sequence[int], on_chunk: OnChunk) -> None:
+    def _play_dask(self, indices: Sequence[int], on_chunk: OnChunk, check: Callable[[], None]) -> None:
         distributed = _import_backend("dask")
         data = self._client.scatter(self.blob, broadcast=True)
         size = max(1, min(64, math.ceil(len(indices) / 256)))
         futures = [self._client.submit(run_pair_chunk, data, chunk, pure=False) for chunk in _chunks(indices, size)]
         try:
             for future in distributed.as_completed(futures):
+                check()
                 if not on_chunk(future.result()):
                     return
         finally:
             for future in futures:
                 future.cancel()
 
-    def _play_ray(self, indices: Sequence[int], on_chunk: OnChunk) -> None:
+    def _play_ray(self, indices: Sequence[int], on_chunk: OnChunk, check: Callable[[], None]) -> None:
         task = self._ray.remote(run_pair_chunk)
         size = max(1, min(64, math.ceil(len(indices) / 256)))
         pending = [task.remote(self.blob, chunk) for chunk in _chunks(indices, size)]
         try:
             while pending:
+                check()
                 ready, pending = self._ray.wait(pending, num_returns=1, timeout=0.25)
                 for ref in ready:
                     if not on_chunk(self._ray.get(ref)):

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import pickle
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rulecore
 from rulecore.bots import make_bot
 
-from .games import Failure, Job, SimGame, bot_seed, build_game
+from ..games import Failure, Job, SimGame, bot_seed, build_game
 
 #: The lead-over-time curve: the share of decisions at which the eventual winner leads, in this many
 #: equal slices of the game (by decisions).
@@ -168,7 +169,9 @@ def cached_pair(blob: bytes) -> tuple[PairJob, SimGame, SimGame]:
 
 
 def init_pair_worker(blob: bytes) -> None:
-    """Worker-pool initializer: build both games before the first chunk."""
+    """Worker-pool initializer: build both games before the first chunk. Ctrl-C at a terminal reaches the
+    whole process group: a worker ignores it, and the main process stops the workers itself (no traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     cached_pair(blob)
 
 

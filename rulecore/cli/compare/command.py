@@ -21,9 +21,9 @@ from rulecore.cli.common import stderr_console, stdout_console
 from rulecore.cli.options import option_specs, parse_options, split_names
 from rulecore.cli.simulate import _StopOnSigterm, _Terminated
 from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Comparison, ComparisonInterrupted, Figure, compare
-from rulecore.simulate.compare_figures import PairedTally
-from rulecore.simulate.compare_report import write_report
-from rulecore.simulate.compare_run import DEFAULT_WATCH
+from rulecore.simulate.paired.figures import PairedTally
+from rulecore.simulate.paired.report import write_report
+from rulecore.simulate.paired.run import DEFAULT_WATCH
 
 def _value(figure: Figure, x: float | None, signed: bool = False) -> str:
     if x is None or math.isnan(x):
@@ -92,22 +92,23 @@ def _quick(tally: PairedTally) -> str:
     if len(b) < 2:
         return ""
     col = tally.layout.index
-    names = ["team"] if tally.cooperative() else [f"win{s}" for s in range(tally.layout.players)]
+    names = {"team": "team"} if tally.cooperative() else {
+        f"win{s}": f"seat {s}" for s in range(tally.layout.players)}
     parts = []
-    for name in names:
+    for name, label in names.items():
         d = v[:, col[name]] - b[:, col[name]]
         mean, half = d.mean(), 1.96 * d.std(ddof=1) / math.sqrt(len(d))
-        parts.append(f"{name} {100 * mean:+.1f} [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]")
+        parts.append(f"{label}: {100 * mean:+.1f} [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]")
     return "  ".join(parts)
 
 
 def _with_progress(run: Callable[..., Comparison], out: Console, games: int, check: Callable[[], None]) -> Comparison:
-    with Progress(TextColumn("[bold]comparing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("[bold]comparing"), BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[now]}"), console=out, transient=True) as bar:
         task = bar.add_task("games", total=games, now="")
 
         def progress(tally: PairedTally, total: int) -> None:
-            bar.update(task, completed=tally.done, now=_quick(tally))
+            bar.update(task, completed=tally.done, now=f"win rate differences {_quick(tally)}" if tally.done > 1 else "")
             check()
 
         return run(progress=progress)
