@@ -236,3 +236,12 @@ def test_worked_example_of_the_guide() -> None:
     assert not any(f.clear for f in quiet.figures if f.name in ("win_rate", "turns", "drama", "decisiveness"))
     # the numbers the guide quotes
     assert (round(talk_d.base), round(talk_d.variant)) == (149, 303)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_dask_gives_the_same_figures_as_the_local_backend() -> None:
+    """--backend dask (a LocalCluster started for the run) gives the local backend's figures, bit for bit."""
+    pytest.importorskip("distributed", reason="needs dask[distributed] (rulecore[dask])")
+    local = compare("witty-witches", TALK, games=6, players=2, seed=2, workers=1)
+    dask = compare("witty-witches", TALK, games=6, players=2, seed=2, workers=1, backend="dask")
+    assert local.to_json() == dask.to_json()
