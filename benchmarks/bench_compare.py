@@ -15,12 +15,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rulecore.simulate import compare, simulate  # noqa: E402
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (the workers, once the pool is shut down):
+    on a machine shared with other jobs this says what the run costs better than the wall time."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -37,21 +46,22 @@ def main() -> None:
     bots = [b for b in args.bots.split(",") if b]
     roots = [os.path.dirname(os.path.abspath(args.variant))]
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     c = compare(args.base, args.variant, games=args.games, players=args.players, bots=bots, workers=args.workers,
                 seed=args.seed, roots=roots)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, cpu_seconds() - cpu
     print(f"compare  {c.base} vs {c.variant}: {c.games} paired games, bots {','.join(bots)}, "
-          f"{args.workers} workers: {wall:.1f} s ({wall / c.games:.2f} s per paired game, "
-          f"{c.games / wall:.2f} paired games/s)")
+          f"{args.workers} workers: {wall:.1f} s wall ({wall / c.games:.2f} s per paired game, "
+          f"{c.games / wall:.2f} paired games/s); {cpu:.1f} CPU s ({cpu / c.games:.2f} CPU s per paired game)")
     if args.no_baseline:
         return
-    started = time.perf_counter()
+    started, cpu_plain = time.perf_counter(), cpu_seconds()
     for cardset in (args.base, args.variant):
         simulate(cardset, games=args.games, players=args.players, bots=bots, workers=args.workers, seed=args.seed,
                  roots=roots)
-    plain = time.perf_counter() - started
-    print(f"simulate of both sides, same games: {plain:.1f} s; compare / simulate = {wall / plain:.2f}")
+    plain, cpu_plain = time.perf_counter() - started, cpu_seconds() - cpu_plain
+    print(f"simulate of both sides, same games: {plain:.1f} s wall, {cpu_plain:.1f} CPU s; "
+          f"compare / simulate = {wall / plain:.2f} (wall), {cpu / cpu_plain:.2f} (CPU)")
 
 
 if __name__ == "__main__":
