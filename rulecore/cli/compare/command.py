@@ -150,8 +150,9 @@ def compare_command(
         "--watch", metavar="FIGURE", show_default=False,
         help=f"A figure --until-clear waits for (repeatable; default: {', '.join(DEFAULT_WATCH)}).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    report: Annotated[str | None, typer.Option("--report", metavar="FILE.html", show_default=False,
-                                               help="Write a self-contained HTML page with the table and plots.")] = None,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="FILE", show_default=False,
+        help="Write a self-contained HTML page (FILE.html) with the table and plots.")] = None,
     cards: Annotated[int, typer.Option("--cards", metavar="N", min=0,
                                        help="Card rows to show per card figure (largest differences).")] = 10,
     allow_path: AllowPath = None,
