@@ -15,6 +15,7 @@ import typer
 import typer.core
 
 import rulecore
+from rulecore.cli.compare import compare_command
 from rulecore.cli.docs import docs_command
 from rulecore.cli.explain import explain_command
 from rulecore.cli.play import play_command
@@ -82,6 +83,7 @@ def _main_options(
 
 
 app.command("simulate", cls=_Command)(simulate_command)
+app.command("compare", cls=_Command)(compare_command)
 app.command("play", cls=_Command)(play_command)
 app.command("validate", cls=_Command)(validate_command)
 app.command("explain", cls=_Command)(explain_command)

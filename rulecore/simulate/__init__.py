@@ -22,12 +22,15 @@ The modules, in the order a run goes through them:
 - ``backends``: where the games are played (this process, a local pool, Ray, Dask);
 - ``games``: playing one game, or a chunk of them, from a job that travels to other processes;
   :func:`bot_seed` and :class:`SimulationError`;
+- ``paired``: :func:`compare`, paired games of a base and a variant side, streamed from the workers, and their
+  figures with intervals (docs/compare.md);
 - ``results``: :class:`GameRecord`, :class:`SimulationResult` and :class:`CardStats`, the
   statistics read from the records.
 
 May import: rulecore.bots and rulecore's public API (engine and below); never cli.
 """
 
+from .paired import Comparison, ComparisonInterrupted, Figure, compare
 from .games import SimulationError, bot_seed
 from .results import DEFAULT_MAX_DECISIONS, CardStats, GameRecord, SimulationResult
 from .runner import BACKENDS, Backend, simulate
@@ -36,10 +39,14 @@ __all__ = [
     "BACKENDS",
     "Backend",
     "CardStats",
+    "Comparison",
+    "ComparisonInterrupted",
+    "Figure",
     "DEFAULT_MAX_DECISIONS",
     "GameRecord",
     "SimulationError",
     "SimulationResult",
     "bot_seed",
+    "compare",
     "simulate",
 ]
