@@ -19,6 +19,7 @@ A figure is *clear* when its difference interval excludes zero.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,10 +30,6 @@ import rulecore
 
 from .games import LEAD_BINS, Measured
 
-try:
-    import numpy as np
-except ImportError:  # pragma: no cover - numpy comes with rulecore[compare]
-    np = None  # type: ignore[assignment]
 
 #: Bootstrap replicates, drawn in blocks of this many (memory stays a few MB at 10,000 games).
 REPLICATES = 2000
@@ -40,11 +37,14 @@ _BLOCK = 250
 
 
 def need_numpy() -> Any:
-    """numpy, or a clear error saying how to install it."""
-    if np is None:
+    """numpy, or a clear error saying how to install it.  Imported on first use (not with
+    ``rulecore.simulate``), so that every other command starts without paying for numpy."""
+    try:
+        return importlib.import_module("numpy")
+    except ImportError as exc:  # pragma: no cover - numpy comes with rulecore[compare]
         raise rulecore.RulecoreError(
-            "comparing needs the optional package 'numpy': pip install 'rulecore[compare]' (or pip install numpy)")
-    return np
+            "comparing needs the optional package 'numpy': pip install 'rulecore[compare]' (or pip install numpy)"
+        ) from exc
 
 
 def margin(totals: Sequence[float] | None, best: str | None) -> float:
@@ -115,7 +115,7 @@ class PairedTally:
     """The rows of both sides, filled as paired games arrive (in any order), for up to ``capacity`` games."""
 
     def __init__(self, layout: Layout, capacity: int) -> None:
-        need_numpy()
+        np = need_numpy()
         self.layout = layout
         self.capacity = capacity
         size = min(capacity, 1024)  # grows as games arrive: a large budget cut short costs no memory
@@ -124,6 +124,7 @@ class PairedTally:
         self.present = np.zeros(size, dtype=bool)
 
     def _grow(self, index: int) -> None:
+        np = need_numpy()
         size = min(self.capacity, max(index + 1, 2 * len(self.present)))
         extra = size - len(self.present)
         self.base = np.concatenate([self.base, np.full((extra, self.base.shape[1]), np.nan)])
@@ -147,6 +148,7 @@ class PairedTally:
 
     def cooperative(self) -> bool:
         """Every finished game (of both sides) won by all seats or by none, and some game finished."""
+        np = need_numpy()
         b, v = self.rows()
         col = self.layout.index
         both = np.concatenate([b, v])
@@ -192,6 +194,7 @@ class _Spec:
 
 
 def _mean(c: int) -> Statistic:
+    np = need_numpy()
     def stat(s: Any, d: Any) -> Any:
         with np.errstate(invalid="ignore", divide="ignore"):
             return s[..., c] / d[..., c]
@@ -199,6 +202,7 @@ def _mean(c: int) -> Statistic:
 
 
 def _lift(un: int, uw: int, nn: int, nw: int) -> Statistic:
+    np = need_numpy()
     def stat(s: Any, d: Any) -> Any:
         with np.errstate(invalid="ignore", divide="ignore"):
             return s[..., uw] / s[..., un] - s[..., nw] / s[..., nn]
@@ -246,12 +250,14 @@ def wilson(successes: float, n: float, level: float = 0.95) -> tuple[float, floa
 
 
 def _sums(x: Any) -> tuple[Any, Any]:
+    np = need_numpy()
     mask = ~np.isnan(x)
     return np.where(mask, x, 0.0), mask.astype(float)
 
 
 def _replicates(b: Any, v: Any, specs: Sequence[_Spec], seed: int) -> tuple[Any, Any]:
     """Per spec, ``REPLICATES`` bootstrap values of each side (arrays [replicate, spec]), from paired draws."""
+    np = need_numpy()
     n = len(b)
     bx, bm = _sums(b)
     vx, vm = _sums(v)
@@ -271,6 +277,7 @@ def _num(x: Any) -> float | None:
 
 
 def _percentiles(values: Any, level: float) -> tuple[float, float] | None:
+    np = need_numpy()
     finite = values[~np.isnan(values)]
     if len(finite) < REPLICATES // 2:
         return None
@@ -281,6 +288,7 @@ def _percentiles(values: Any, level: float) -> tuple[float, float] | None:
 def figures(tally: PairedTally, seed: int, sequential_level: float | None = None) -> list[Figure]:
     """Every figure that applies to the games done; ``sequential_level``: the difference intervals are
     normal intervals at that level (from the bootstrap standard error), for a look of ``--until-clear``."""
+    np = need_numpy()
     b, v = tally.rows()
     if len(b) == 0:
         return []
