@@ -262,14 +262,15 @@ def _lone_spellings(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
 
 
 def _ladders(cs: "Cardset") -> list[Problem]:
-    with_ladder = [c for c in cs.cards.values() if c.scoring]
-    if not with_ladder:
+    """A card type without a scoring ladder when every other card type has one (a family counts once): then
+    it was most likely forgotten. Several types without one are a choice (markers, other ways to score)."""
+    types = one_per_family(cs)
+    without = [card for card in types if not card.scoring]
+    if len(without) != 1 or len(types) < 2:
         return []
-    out = []
-    for card in one_per_family(cs):
-        if not card.scoring:
-            out.append(warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
-                             "have one: ladder_score() counts it as 0 points",
-                             "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
-                             "nothing", "scoring"))
-    return out
+    card = without[0]
+    others = sum(1 for c in cs.cards.values() if c.scoring)
+    return [warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but all {others} other cards "
+                    "have one: ladder_score() counts it as 0 points",
+                    "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
+                    "nothing", "scoring")]
