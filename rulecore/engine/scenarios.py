@@ -35,7 +35,8 @@ def arrange(
     """Lay out a scenario: set zones to exactly these card types (top first), and counters or vars.
 
     For rulebook examples, puzzles and tests.  Cards are taken from zones not
-    named; cards pushed out of named zones go to ``rest``.  The pending
+    named; cards pushed out of named zones go to ``rest`` (not a named zone).  Every card
+    laid out or pushed out loses its marks; ``marks`` then sets marks.  The pending
     decision is asked again for the new layout.  An arranged state saves,
     loads and clones as usual, but is no longer reproduced by its seed.
     """
@@ -62,6 +63,10 @@ def _lay_out(
             raise IllegalActionError(f"no zone {key!r} (zones: {', '.join(state.zones)})")
     if rest is not None and rest not in state.zones:
         raise IllegalActionError(f"no zone {rest!r} for the rest of the cards")
+    if rest is not None and rest in zones:
+        raise IllegalActionError(
+            f"rest={rest!r} is also one of the zones laid out, which are set to exactly the cards named: "
+            "the cards pushed out need another zone (rest='discard', say), or leave it out of the zones")
     pool: list[int] = []
     for key in zones:
         pool.extend(state.zones[key])
@@ -82,12 +87,14 @@ def _lay_out(
                 state._zone_w(state.where[card]).remove(card)
             state.zones[key].append(card)
             state.where[card] = key
+            state.marks.pop(card, None)  # laid out afresh: its marks are set by marks= only
     if pool:
         if rest is None:
             raise IllegalActionError(f"{len(pool)} cards were pushed out of the named zones; say where with rest=")
         state._zone_w(rest).extend(pool)
         for c in pool:
             state.where[c] = rest
+            state.marks.pop(c, None)
     for name, value in (counters or {}).items():
         if name not in state.counters:
             raise IllegalActionError(f"no counter {name!r}")
