@@ -83,6 +83,24 @@ class GreedyBot(MemoryBot):
         worlds.extend(state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples - len(worlds)))
         return worlds
 
+    def _at_reveal(self, child: GameState, me: int) -> GameState:
+        """``child`` as it will be when the sealed part (``simultaneously``) that ``me`` just chose in is
+        revealed: the other seats' parts still to come are played (at random, in a copy) until the
+        reveal, or until ``me`` decides again.  A choice kept sealed (a card marked, to be moved at the
+        reveal) then counts; outside a sealed part ``child`` itself is judged."""
+        if getattr(child, "sealing", None) is None or child.is_terminal() or child.current_player == me:
+            return child
+        ahead = child.clone()
+        for _ in range(_REVEAL_STEPS):
+            if getattr(ahead, "sealing", None) is None or ahead.is_terminal() or ahead.current_player == me:
+                break
+            try:
+                ahead.apply(self.rng.choice(ahead.legal_actions()))
+            except RuleError:
+                return child  # the rules cannot carry a part out here: judge the table as it is
+            self.applies += 1
+        return ahead
+
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         if len(untried) == 1:
             self._kept = []
@@ -102,7 +120,7 @@ class GreedyBot(MemoryBot):
                 except RuleError:
                     total -= TERMINAL_SCALE  # a world where the rules cannot carry it out
                     continue
-                total += self.evaluate(child, me)
+                total += self.evaluate(self._at_reveal(child, me), me)
                 if not child.is_terminal():
                     after.append(child)
             values.append(total / len(worlds))
@@ -114,6 +132,10 @@ class GreedyBot(MemoryBot):
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed}, samples={self.samples})"
+
+
+#: at most this many decisions of the other seats are played to reach the reveal of a sealed part
+_REVEAL_STEPS = 64
 
 
 def _length(state: GameState) -> int:
