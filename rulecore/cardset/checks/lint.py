@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from ...errors import Problem, Span
 from ...lang import nodes as n
 from ...lang.nodes import walk
+from .marks import mark_warnings
 from .telling import telling_menus
 from .walking import SpanOf, card_path, did_you_mean, nodes, one_per_family, text_of, trees, warning
 
@@ -40,6 +41,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_near_card_names(cs))
     out.extend(_lone_spellings(cs, at))
     out.extend(telling_menus(cs))
+    out.extend(mark_warnings(cs, at))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
