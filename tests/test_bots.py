@@ -471,6 +471,8 @@ cards:
   five: {count: 4, props: {value: 5}}
   eight: {count: 4, props: {value: 8}}
   thirteen: {count: 4, props: {value: 13}}
+marks:
+  picked: the card this player keeps, moved to their score at the reveal
 setup:
   cards_in: deck
 flow:

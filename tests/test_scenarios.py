@@ -102,3 +102,18 @@ def test_cards_laid_out_lose_their_old_marks(tiny):
     state.arrange({"hand/1": ["bean"]}, rest="discard", marks={"hand/1/0": ["fresh"]})
     fresh = state.zones["hand/1"][0]
     assert state.zones["discard"] == [used_apple] and state.marks == {used_bean: ("used",), fresh: ("fresh",)}
+
+
+def test_arrange_refuses_an_undeclared_mark(tiny):
+    """With declared 'marks:'/'player_marks:', arrange(marks=..., player_marks=...) refuses a word the list lacks, with a guess."""
+    from rulecore.cardset.loader import load_cardset_text
+
+    text = tiny.text('mark card first(deck) "used"\nmark player 0 "shielded"\nlet c = choose card from deck by 0 "Which?" always')
+    cs = load_cardset_text(text + "marks:\n  used: spent\nplayer_marks:\n  shielded: safe\n", tiny.file)
+    state = rulecore.Game(cs, 2).new_game(1)
+    with pytest.raises(rulecore.IllegalActionError, match="mark 'usd' is not declared under 'marks:' of the cardset; did you mean 'used'"):
+        state.arrange(marks={"deck/0": ["usd"]})
+    with pytest.raises(rulecore.IllegalActionError, match="mark 'shieldd' is not declared under 'player_marks:'"):
+        state.arrange(player_marks={1: ["shieldd"]})
+    state.arrange(marks={"deck/0": ["used"]}, player_marks={1: ["shielded"]})
+    assert state.player_marks[1] == ("shielded",)

@@ -9,6 +9,7 @@ by its seed, so its save loads only when trusted.  ``State`` takes ``arrange`` a
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import knowledge
@@ -108,6 +109,7 @@ def _lay_out(
         if zone not in state.zones or not index.isdigit() or int(index) >= len(state.zones[zone]):
             raise IllegalActionError(f"no card at {where!r} to mark (use 'zone/index')")
         card = state.zones[zone][int(index)]
+        _check_words(words, rules.cardset.marks, "marks")
         if words:
             state.marks[card] = tuple(words)
         else:
@@ -115,6 +117,7 @@ def _lay_out(
     for seat, words in (player_marks or {}).items():
         if type(seat) is not int or not 0 <= seat < rules.players:
             raise IllegalActionError(f"no player {seat!r} to mark")
+        _check_words(words, rules.cardset.player_marks, "player_marks")
         state.player_marks[seat] = tuple(words)
     state.arranged = True
     state.picking = ()
@@ -129,6 +132,17 @@ def _lay_out(
             refresh_locals(state, node, env)
             state.stack[-1] = (node, 0, None, env)
             run(state)
+
+
+def _check_words(words: Sequence[str], declared: Mapping[str, str] | None, section: str) -> None:
+    """With a declared list of mark words (``marks:``/``player_marks:``), a word it lacks is refused."""
+    if declared is None:
+        return
+    for word in words:
+        if word not in declared:
+            close = difflib.get_close_matches(str(word), sorted(declared), n=1)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            raise IllegalActionError(f"mark {word!r} is not declared under '{section}:' of the cardset{guess}")
 
 
 # ---- asking the pending question again
