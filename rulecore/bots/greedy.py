@@ -28,6 +28,10 @@ class GreedyBot(MemoryBot):
     (its lookahead already did the first) and that shows its seat the same view
     and events as the real state is still a world the seat cannot tell apart, and
     is used again instead of a new resample (``kept``, ``dealt`` count both).
+
+    Inside a sealed part (``simultaneously``) a choice kept sealed until the reveal looks like
+    every other one action ahead; when the actions tied for the best each end the seat's part
+    for now, they are judged again on the table at the reveal (``_tie_break_at_reveal``).
     """
 
     name = "greedy"
