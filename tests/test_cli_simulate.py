@@ -50,12 +50,13 @@ def test_simulate_table_uses_the_games_name_for_rounds(tmp_path: Path) -> None:
     assert [e["text"] for e in state.events() if e["type"] == "round"] == ["Hand 1 begins"]
 
 
-def test_simulate_leaves_out_the_cards_table_when_no_card_was_used() -> None:
-    """A game whose cards have no abilities prints no table of zeros."""
+def test_simulate_counts_the_cards_played_when_no_card_has_abilities() -> None:
+    """A game whose cards have no abilities gets a Cards table of the cards the players chose (played)."""
     result = CliRunner().invoke(app, ["simulate", "docs/examples/trick-taking.yaml", "--games", "2", "--players", "4",
-                                      "--workers", "1"])
+                                      "--workers", "1", "--cards", "5"])
     assert result.exit_code == 0, result.output
-    assert "Cards (" not in result.stdout and "Mean hands" in result.stdout
+    assert "Cards (top 5 of 52, by uses per game)" in result.stdout and "Mean hands" in result.stdout
+    assert "player's choice" in " ".join(result.stdout.split())
 
 
 def test_simulate_same_seed_same_numbers(runner: CliRunner) -> None:

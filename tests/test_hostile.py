@@ -243,6 +243,25 @@ def test_a_question_about_a_card_the_block_shows_anyway_tells_nothing(tiny) -> N
     assert len(telling(tiny.cardset(kept))) == 1  # only an 'if'-warning: the question is under it
 
 
+def test_a_pick_whose_answers_stay_many_does_not_warn(tiny) -> None:
+    """A pick from a whole hidden zone of cards that all look different (or 'up to' N) is asked whenever its public count allows: no warning."""
+    unique = "\n".join(f"c{i}: {{count: 1, name: Card {i}}}" for i in range(13))
+    body = """
+        move top(deck, 13) to hand of 1
+        let passed = choose 3 cards from hand of 1 by 1 "Pass which three?"
+        let kept = choose card from hand of 1 by 1 "Keep which?"
+    """
+    text = tiny.text(body, cards=unique)
+    for word in ("apple: {count: 3", "bean: {count: 2"):
+        text = text.replace(word, word.split(":")[0] + ": {count: 1")
+    assert telling(load_cardset_text(text, "inline.yaml")) == []
+    assert len(telling(tiny.cardset(body, cards=unique))) == 2  # three apples look alike: one answer may be left
+    upto = body.replace("choose 3 cards", "choose up to 3 cards").replace("let kept = choose card", "let kept = choose up to 1 cards")
+    assert telling(tiny.cardset(upto, cards=unique)) == []  # 'Done' is an answer beside every card
+    sifted = upto.replace("from hand of 1 by 1 \"Pass", "from hand of 1 where it.power > 3 by 1 \"Pass")
+    assert len(telling(tiny.cardset(sifted, cards=unique))) == 1  # how many fit is not public
+
+
 @pytest.mark.parametrize("game", rulecore.builtin_cardsets())
 def test_every_builtin_cardset_validates_without_a_warning(game: str) -> None:
     """`rulecore validate` of each built-in cardset (its menus and picks included) reports no problem, not even a warning."""

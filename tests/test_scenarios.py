@@ -58,6 +58,7 @@ def test_arrange_sets_card_and_player_marks(wh):
         ({"zones": {"table": ["coin", "coin"]}}, "no 'coin' card left to place in 'table'"),
         ({"zones": {"deck": ["apple"]}}, "5 cards were pushed out of the named zones; say where with rest="),
         ({"zones": {"deck": ["apple"]}, "rest": "attic"}, "no zone 'attic' for the rest of the cards"),
+        ({"zones": {"deck": ["apple"]}, "rest": "deck"}, "rest='deck' is also one of the zones laid out"),
         ({"counters": {"luck": 3}}, "no counter 'luck'"),
         ({"marks": {"deck/9": ["x"]}}, r"no card at 'deck/9' to mark \(use 'zone/index'\)"),
         ({"player_marks": {-1: ["x"]}}, "no player -1 to mark"),
@@ -87,3 +88,32 @@ def test_arrange_takes_cards_from_the_zones_not_named_and_sets_counters_and_vars
     assert state.counters["score"] == [4, 7] and state.counters["pool"] == [2] and state.vars["x"] == 5
     assert state.arranged and "arrange" in [e["type"] for e in state.events()]
     assert state.legal_actions() == ["Apple"]  # the pending choice asked again of the deck as it is now
+
+
+def test_cards_laid_out_lose_their_old_marks(tiny):
+    """A card arrange lays out (or pushes out to rest=) starts without marks; marks= sets them; cards left alone keep theirs."""
+    state = tiny.run('let c = choose card from deck by 0 "Which?" always')
+    state.arrange({"deck": ["apple", "bean", "coin", "apple", "apple", "bean"]},
+                  marks={"deck/0": ["used"], "deck/5": ["used"]})
+    used_apple, used_bean = state.zones["deck"][0], state.zones["deck"][5]
+    state.arrange({"hand/1": ["apple"]})
+    assert state.zones["hand/1"] == [used_apple] and used_apple not in state.marks
+    assert state.marks == {used_bean: ("used",)}  # the zones not named keep their cards' marks
+    state.arrange({"hand/1": ["bean"]}, rest="discard", marks={"hand/1/0": ["fresh"]})
+    fresh = state.zones["hand/1"][0]
+    assert state.zones["discard"] == [used_apple] and state.marks == {used_bean: ("used",), fresh: ("fresh",)}
+
+
+def test_arrange_refuses_an_undeclared_mark(tiny):
+    """With declared 'marks:'/'player_marks:', arrange(marks=..., player_marks=...) refuses a word the list lacks, with a guess."""
+    from rulecore.cardset.loader import load_cardset_text
+
+    text = tiny.text('mark card first(deck) "used"\nmark player 0 "shielded"\nlet c = choose card from deck by 0 "Which?" always')
+    cs = load_cardset_text(text + "marks:\n  used: spent\nplayer_marks:\n  shielded: safe\n", tiny.file)
+    state = rulecore.Game(cs, 2).new_game(1)
+    with pytest.raises(rulecore.IllegalActionError, match="mark 'usd' is not declared under 'marks:' of the cardset; did you mean 'used'"):
+        state.arrange(marks={"deck/0": ["usd"]})
+    with pytest.raises(rulecore.IllegalActionError, match="mark 'shieldd' is not declared under 'player_marks:'"):
+        state.arrange(player_marks={1: ["shieldd"]})
+    state.arrange(marks={"deck/0": ["used"]}, player_marks={1: ["shielded"]})
+    assert state.player_marks[1] == ("shielded",)

@@ -200,6 +200,16 @@ def test_card_stats_list_every_card_type_in_play() -> None:
     assert all(c.uses_per_game == 0 and c.used_share == 0 for c in unused.values())
 
 
+def test_card_stats_count_chosen_cards_when_no_card_has_abilities() -> None:
+    """In a cardset whose cards have no abilities, each card a seat chose (a card played from a menu) counts as its use."""
+    result = simulate("docs/examples/trick-taking.yaml", games=2, players=4, seed=1, workers=1)
+    for record in result.records:  # every decision of this game is a card played; 52 cards, 13 tricks
+        assert record.card_uses is not None and len(record.card_uses) == 52
+        assert sum(sum(uses) for _, uses in record.card_uses) == record.decisions == 104  # two hands
+        assert all(sum(uses) == 2 for _, uses in record.card_uses)  # each card played once a hand
+    assert len(result.card_stats) == 52 and all(c.uses_per_game == 2 for c in result.card_stats)
+
+
 def test_card_stats_same_seed_same_numbers_any_workers() -> None:
     """Card statistics repeat for the same seed, with one worker or two."""
     first = run(options={"cards": True}).to_dict()

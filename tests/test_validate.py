@@ -269,6 +269,21 @@ def test_a_lone_value_spelt_like_another_is_a_warning(tiny) -> None:
     ]
 
 
+def test_a_missing_ladder_warns_only_when_every_other_card_has_one(tiny) -> None:
+    """A 'scoring' ladder on one card type among many is no warning; one type without one among laddered ones is."""
+    plain = """\
+    plum: {count: 1}
+    pear: {count: 1}
+    fig: {count: 1}
+    """
+    text = tiny.text("say ladder_score(table)", cards=plain).replace(", scoring: [1, 3, 6]", "")
+    cs = load_cardset_text(text, "inline.yaml")
+    assert [w.message for w in cs.warnings if w.code == "scoring"] == []  # only bean has one
+    ladders = plain.replace("{count: 1}", "{count: 1, scoring: [1]}")
+    (w,) = [w for w in tiny.cardset("say ladder_score(table)", cards=ladders).warnings if w.code == "scoring"]
+    assert w.message.startswith("card 'coin' has no 'scoring' ladder, but all 5 other cards have one")
+
+
 # --------------------------------------------------------------------------- the command
 
 

@@ -28,6 +28,10 @@ class GreedyBot(MemoryBot):
     (its lookahead already did the first) and that shows its seat the same view
     and events as the real state is still a world the seat cannot tell apart, and
     is used again instead of a new resample (``kept``, ``dealt`` count both).
+
+    Inside a sealed part (``simultaneously``) a choice kept sealed until the reveal looks like
+    every other one action ahead; when the actions tied for the best each end the seat's part
+    for now, they are judged again on the table at the reveal (``_tie_break_at_reveal``).
     """
 
     name = "greedy"
@@ -83,6 +87,51 @@ class GreedyBot(MemoryBot):
         worlds.extend(state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples - len(worlds)))
         return worlds
 
+    def _at_reveal(self, child: GameState, me: int) -> GameState:
+        """``child`` as it will be when the sealed part (``simultaneously``) that ``me`` just chose in is
+        revealed: the other seats' parts still to come are played (in a copy, each decision with its
+        first legal action, so that every action judged meets the same guess) until the reveal, or
+        until ``me`` decides again.  A choice kept sealed (a card marked, to be moved at the
+        reveal) then counts; outside a sealed part ``child`` itself is judged."""
+        if not self._sealed_ahead(child, me):
+            return child
+        ahead = child.clone()
+        for _ in range(_REVEAL_STEPS):
+            if not self._sealed_ahead(ahead, me):
+                break
+            try:
+                ahead.apply(ahead.legal_actions()[0])  # a fixed guess: the same for every action judged
+            except RuleError:
+                return child  # the rules cannot carry a part out here: judge the table as it is
+            self.applies += 1
+        return ahead
+
+    def _tie_break_at_reveal(self, me: int, values: list[float], played: list[list[GameState]],
+                             worlds: int) -> list[float]:
+        """The values, with the actions tied for the best judged again at the reveal when each of them
+        ends the seat's sealed part: inside a ``simultaneously`` part, a choice kept sealed (a card
+        marked, moved when all parts are done) changes nothing the heuristic reads until the reveal,
+        so every such choice looks alike one action ahead."""
+        top = max(values)
+        tied = [i for i, v in enumerate(values) if v >= top - 1e-9 * max(1.0, abs(top))]  # as best_action
+        # judged again only when every tied action ends the seat's part for now (each world then waits on
+        # another seat's sealed part), so that all of them are judged at the same point: the reveal
+        ahead = [c for i in tied for c in played[i]]
+        if len(tied) < 2 or not ahead or not all(self._sealed_ahead(c, me) for c in ahead):
+            return values
+        out = [v if i in tied else float("-inf") for i, v in enumerate(values)]  # only the tied stay in the running
+        for i in tied:
+            failed = worlds - len(played[i])
+            out[i] = (sum(self.evaluate(self._at_reveal(c, me), me) for c in played[i])
+                      - failed * TERMINAL_SCALE) / worlds
+        return out
+
+    @staticmethod
+    def _sealed_ahead(child: GameState, me: int) -> bool:
+        """Whether ``child`` waits on another seat's sealed part (its choice not yet revealed)."""
+        return (getattr(child, "sealing", None) is not None and not child.is_terminal()
+                and child.current_player != me)
+
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         if len(untried) == 1:
             self._kept = []
@@ -92,9 +141,11 @@ class GreedyBot(MemoryBot):
         self.applies += len(worlds) * len(untried)
         values: list[float] = []
         children: list[list[GameState]] = []
+        played: list[list[GameState]] = []  # every world the action could be carried out in
         for action in untried:
             total = 0.0
             after: list[GameState] = []
+            done: list[GameState] = []
             for world in worlds:
                 child = world.clone()
                 try:
@@ -103,10 +154,13 @@ class GreedyBot(MemoryBot):
                     total -= TERMINAL_SCALE  # a world where the rules cannot carry it out
                     continue
                 total += self.evaluate(child, me)
+                done.append(child)
                 if not child.is_terminal():
                     after.append(child)
             values.append(total / len(worlds))
             children.append(after)
+            played.append(done)
+        values = self._tie_break_at_reveal(me, values, played, len(worlds))
         best = best_action(untried, values, self.rng)
         self._kept = children[untried.index(best)]
         self._at = _length(state) + 1
@@ -114,6 +168,10 @@ class GreedyBot(MemoryBot):
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed}, samples={self.samples})"
+
+
+#: at most this many decisions of the other seats are played to reach the reveal of a sealed part
+_REVEAL_STEPS = 64
 
 
 def _length(state: GameState) -> int:

@@ -14,7 +14,8 @@ import attrs
 
 from ..errors import Problem, Span
 
-_LEFT_OUT = frozenset({"span", "warnings", "file"})
+# (the declared mark words only check the text: play is the same with or without them)
+_LEFT_OUT = frozenset({"span", "warnings", "file", "marks", "player_marks"})
 # fields added after saves existed, left out while they hold their default, so that a cardset that
 # does not use them keeps the fingerprint (and its saves) it had before: (class name, field name)
 _LATER = frozenset({("ZoneDef", "label")})

@@ -125,6 +125,8 @@ class Cardset:
     description: str = ""
     hidden_vars: frozenset[str] = frozenset()  # game variables no view shows ('visibility: nobody')
     round_label: str = "round"  # what a round is called in events and tables (flow.rounds.label)
+    marks: Optional[Mapping[str, str]] = None  # declared card marks ('marks:'), word -> meaning; None: not declared
+    player_marks: Optional[Mapping[str, str]] = None  # declared player marks ('player_marks:')
     warnings: tuple[Problem, ...] = ()  # things that load but look like mistakes (``rulecore validate`` shows them)
 
     def __repr__(self) -> str:

@@ -20,8 +20,10 @@ NAME = {"type": "string", "pattern": "^[a-z_][a-z0-9_]*$"}
 MAX_COUNT = 10_000  # copies of one card type
 MAX_PLAYERS = 100
 MAX_SLOTS = 1_000
-INCLUDABLE = ("cards", "families", "procedures", "functions", "zones", "counters", "vars", "options")
-REMOVABLE = ("cards", "families", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys")
+INCLUDABLE = ("cards", "families", "procedures", "functions", "zones", "counters", "vars", "options", "marks",
+              "player_marks")
+REMOVABLE = ("cards", "families", "zones", "counters", "vars", "options", "procedures", "functions", "phases", "keys",
+             "marks", "player_marks")
 VISIBILITY = {"enum": ["owner", "everyone", "nobody"]}
 
 VAR_VALUE: dict[str, Any] = {
@@ -289,6 +291,20 @@ SCHEMA: dict[str, Any] = {
             },
         },
         "options": {"type": "object", "propertyNames": NAME, "additionalProperties": OPTION},
+        "marks": {
+            "type": "object",
+            "propertyNames": NAME,
+            "additionalProperties": {"type": "string"},
+            "description": "The words 'mark card' may put on a card, each with what it means (used: an ability "
+            "spent this turn). With this list, a word it does not hold is an error; without it, a warning.",
+        },
+        "player_marks": {
+            "type": "object",
+            "propertyNames": NAME,
+            "additionalProperties": {"type": "string"},
+            "description": "The words 'mark player' may put on a player, each with what it means. With this list, "
+            "a word it does not hold is an error; without it, a warning.",
+        },
         "cards": {"type": "object", "propertyNames": NAME, "additionalProperties": CARD},
         "families": {
             "type": "object",

@@ -110,12 +110,13 @@ def _cards_table(result: SimulationResult, limit: int) -> Table | None:
     """The most used cards (``limit`` of them); None if hidden or no game reports card uses."""
     stats = result.card_stats
     if limit <= 0 or not stats or not any(card.uses_per_game for card in stats):
-        return None  # (a game whose cards have no abilities: every row would be 0)
+        return None  # (nothing counted: every row would be 0)
     shown = stats[:limit]
     which = f"top {len(shown)} of {len(stats)}" if len(shown) < len(stats) else f"all {len(stats)}"
     table = Table(
         title=f"Cards ({which}, by uses per game)",
-        caption="Used in: % of games where some seat used it. Win % when used: how often a "
+        caption="A use: an ability of the card run, or, where no card has abilities, a player's choice of "
+        "the card. Used in: % of games where some seat used it. Win % when used: how often a "
         "seat won the games in which it used the card; usual: those seats' win % over all games.",
     )
     table.add_column("Card")

@@ -9,6 +9,7 @@ by its seed, so its save loads only when trusted.  ``State`` takes ``arrange`` a
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import knowledge
@@ -35,7 +36,8 @@ def arrange(
     """Lay out a scenario: set zones to exactly these card types (top first), and counters or vars.
 
     For rulebook examples, puzzles and tests.  Cards are taken from zones not
-    named; cards pushed out of named zones go to ``rest``.  The pending
+    named; cards pushed out of named zones go to ``rest`` (not a named zone).  Every card
+    laid out or pushed out loses its marks; ``marks`` then sets marks.  The pending
     decision is asked again for the new layout.  An arranged state saves,
     loads and clones as usual, but is no longer reproduced by its seed.
     """
@@ -62,6 +64,10 @@ def _lay_out(
             raise IllegalActionError(f"no zone {key!r} (zones: {', '.join(state.zones)})")
     if rest is not None and rest not in state.zones:
         raise IllegalActionError(f"no zone {rest!r} for the rest of the cards")
+    if rest is not None and rest in zones:
+        raise IllegalActionError(
+            f"rest={rest!r} is also one of the zones laid out, which are set to exactly the cards named: "
+            "the cards pushed out need another zone (rest='discard', say), or leave it out of the zones")
     pool: list[int] = []
     for key in zones:
         pool.extend(state.zones[key])
@@ -82,12 +88,14 @@ def _lay_out(
                 state._zone_w(state.where[card]).remove(card)
             state.zones[key].append(card)
             state.where[card] = key
+            state.marks.pop(card, None)  # laid out afresh: its marks are set by marks= only
     if pool:
         if rest is None:
             raise IllegalActionError(f"{len(pool)} cards were pushed out of the named zones; say where with rest=")
         state._zone_w(rest).extend(pool)
         for c in pool:
             state.where[c] = rest
+            state.marks.pop(c, None)
     for name, value in (counters or {}).items():
         if name not in state.counters:
             raise IllegalActionError(f"no counter {name!r}")
@@ -101,6 +109,7 @@ def _lay_out(
         if zone not in state.zones or not index.isdigit() or int(index) >= len(state.zones[zone]):
             raise IllegalActionError(f"no card at {where!r} to mark (use 'zone/index')")
         card = state.zones[zone][int(index)]
+        _check_words(words, rules.cardset.marks, "marks")
         if words:
             state.marks[card] = tuple(words)
         else:
@@ -108,6 +117,7 @@ def _lay_out(
     for seat, words in (player_marks or {}).items():
         if type(seat) is not int or not 0 <= seat < rules.players:
             raise IllegalActionError(f"no player {seat!r} to mark")
+        _check_words(words, rules.cardset.player_marks, "player_marks")
         state.player_marks[seat] = tuple(words)
     state.arranged = True
     state.picking = ()
@@ -122,6 +132,17 @@ def _lay_out(
             refresh_locals(state, node, env)
             state.stack[-1] = (node, 0, None, env)
             run(state)
+
+
+def _check_words(words: Sequence[str], declared: Mapping[str, str] | None, section: str) -> None:
+    """With a declared list of mark words (``marks:``/``player_marks:``), a word it lacks is refused."""
+    if declared is None:
+        return
+    for word in words:
+        if word not in declared:
+            close = difflib.get_close_matches(str(word), sorted(declared), n=1)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            raise IllegalActionError(f"mark {word!r} is not declared under '{section}:' of the cardset{guess}")
 
 
 # ---- asking the pending question again

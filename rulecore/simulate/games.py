@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import rulecore
 from rulecore.bots import GameState, make_bot
 
+from .picks import pick_counter
 from .results import GameRecord
 
 
@@ -159,6 +160,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
     try:
         state = game.new_game(seed=seed)
         bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(job.bots)]
+        picks = pick_counter(game, job.players)  # cards without abilities: a choice of a card is its use
         decisions = 0
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
@@ -177,7 +179,10 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             seat = state.current_player
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
-            state.apply(bots[seat].choose(state))
+            action = bots[seat].choose(state)
+            if picks is not None:
+                picks.count(state, seat, action)
+            state.apply(action)
             decisions += 1
         result = state.result()
         winners = result.get("winners")
@@ -186,6 +191,8 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
         totals = result.get("totals")
         rounds = result.get("rounds")
         uses = result.get("card_uses")
+        if uses is not None and picks is not None:
+            uses = {**uses, **picks.uses}
         if uses is not None:  # every card type in play, those nobody used (or that have no ability) too
             uses = {**{t: [0] * job.players for t in _card_types(game)}, **uses}
         return GameRecord(

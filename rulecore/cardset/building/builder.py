@@ -21,6 +21,7 @@ from ...lang.names import BUILTIN_NAMES, KEYWORDS
 from ..cache import ParseCache
 from ..checks.checker import check_cardset
 from ..checks.lint import lint
+from ..checks.marks import check_marks
 from ..checks.references import check_references
 from ..limits import DEFAULT_LIMITS, Limits
 from ..model import Cardset, CounterDef, OptionSpec, Procedure, UserFunction, ZoneDef
@@ -51,6 +52,12 @@ def build(document: Document, *, cache: ParseCache | None = None, limits: Limits
     if len(report.problems) > before:
         report.meaning_unsure = True  # a name that cannot be used: text naming it would only seem wrong
     return _Builder(data, report, effects, limits).build()
+
+
+def _declared_marks(d: Any, section: str) -> dict[str, str] | None:
+    """The mark words declared under ``section`` with their descriptions; None when it is not there."""
+    words = d.get(section)
+    return None if words is None else {str(k): str(v) for k, v in words.items()}
 
 
 def _mend(data: Any, report: Report) -> Any:
@@ -131,6 +138,7 @@ class _Builder:
             round_label=str((d["flow"].get("rounds") or {}).get("label") or "round").strip() or "round",
             hidden_vars=frozenset(k for k, v in (d.get("vars") or {}).items()
                                   if isinstance(v, dict) and v.get("visibility") == "nobody"),
+            marks=_declared_marks(d, "marks"), player_marks=_declared_marks(d, "player_marks"),
         )
         return self.checked(cardset)
 
@@ -218,7 +226,7 @@ class _Builder:
         span_of = report.sources.span
         if not report.skip_effects and not report.meaning_unsure:
             try:
-                found = check_cardset(cardset) + check_references(cardset, span_of)
+                found = check_cardset(cardset) + check_references(cardset, span_of) + check_marks(cardset)
             except RecursionError:
                 found = [Problem("the effect text is nested too deeply to check", Span(cardset.file), None, "effect")]
             if earlier:  # what failed to parse signals nothing: a trigger may only seem unanswered

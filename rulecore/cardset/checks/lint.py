@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from ...errors import Problem, Span
 from ...lang import nodes as n
 from ...lang.nodes import walk
+from .marks import mark_warnings
 from .telling import telling_menus
 from .walking import SpanOf, card_path, did_you_mean, nodes, one_per_family, text_of, trees, warning
 
@@ -40,6 +41,7 @@ def lint(cs: "Cardset", span_of: SpanOf | None = None) -> list[Problem]:
     out.extend(_near_card_names(cs))
     out.extend(_lone_spellings(cs, at))
     out.extend(telling_menus(cs))
+    out.extend(mark_warnings(cs, at))
     names: dict[str, str] = {}
     for cid, card in cs.cards.items():
         if card.name in names:
@@ -262,14 +264,15 @@ def _lone_spellings(cs: "Cardset", at: Callable[..., Span]) -> list[Problem]:
 
 
 def _ladders(cs: "Cardset") -> list[Problem]:
-    with_ladder = [c for c in cs.cards.values() if c.scoring]
-    if not with_ladder:
+    """A card type without a scoring ladder when every other card type has one (a family counts once): then
+    it was most likely forgotten. Several types without one are a choice (markers, other ways to score)."""
+    types = one_per_family(cs)
+    without = [card for card in types if not card.scoring]
+    if len(without) != 1 or len(types) < 2:
         return []
-    out = []
-    for card in one_per_family(cs):
-        if not card.scoring:
-            out.append(warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but {len(with_ladder)} other cards "
-                             "have one: ladder_score() counts it as 0 points",
-                             "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
-                             "nothing", "scoring"))
-    return out
+    card = without[0]
+    others = sum(1 for c in cs.cards.values() if c.scoring)
+    return [warning(card.span, f"card '{card.id}' has no 'scoring' ladder, but all {others} other cards "
+                    "have one: ladder_score() counts it as 0 points",
+                    "add 'scoring: [...]' (points for 1, 2, 3, ... copies), or 'scoring: [0]' if it scores "
+                    "nothing", "scoring")]

@@ -151,6 +151,24 @@ def _menu_name(menu: "n.Menu | n.Choose") -> str:
     return f"{what} " + (f"'{menu.prompt}'" if isinstance(menu.prompt, str) else render_expr(menu.prompt))
 
 
+def _answers_stay_many(node: n.Choose, cs: "Cardset", hidden: set[str], counted: frozenset[str]) -> bool:
+    """Whether how many answers a pick offers depends only on public things, so that whether it is asked tells
+    nothing: its source's count is public (a whole zone, ``cards(zone)``, ``top``/``bottom``/``random`` of one,
+    or a local bound from one) and either the pick is ``up to`` (then 'Done' is an answer beside every card,
+    so it is asked whenever a card is left) or no two cards look alike (every card name is on one card only,
+    as in a deck of 52 different cards), so that the answers are as many as the cards."""
+    source = node.source
+    public = _public_count(source, cs, hidden) or (isinstance(source, n.Var) and source.name in counted)
+    if not public or node.kind not in ("card", "cards"):
+        return False
+    if node.mode == "upto":
+        return True
+    names: dict[str, int] = {}
+    for card in cs.cards.values():
+        names[card.name] = names.get(card.name, 0) + card.count
+    return all(copies <= 1 for copies in names.values())
+
+
 def telling_menus(cs: "Cardset") -> list[Problem]:
     """Menus whose asking depends on hidden cards: without 'always' one that can shrink to one option
     (then it is not asked), and any menu asked only under an 'if' on hidden cards."""
@@ -178,7 +196,8 @@ def telling_menus(cs: "Cardset") -> list[Problem]:
                 out.append(warning(node.span, f"{_menu_name(node)} is not asked when only one option is left, and "
                                    "which options there are depends on cards others cannot see: they learn about "
                                    "them", _ALWAYS_HINT, "telling"))
-            elif isinstance(node, n.Choose) and _reads_hidden(node.source, cs, hidden, set(), known):
+            elif isinstance(node, n.Choose) and _reads_hidden(node.source, cs, hidden, set(), known) \
+                    and not _answers_stay_many(node, cs, hidden, counted):
                 out.append(warning(node.span, f"{_menu_name(node)} is not asked when only one answer is left, and "
                                    "which answers there are depends on cards others cannot see: they learn about "
                                    "them", _PICK_HINT, "telling"))
