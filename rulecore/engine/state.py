@@ -160,6 +160,27 @@ class State:
             raise IllegalActionError(
                 f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
             ) from None
+        self._take(index, action)
+
+    def legal_count(self) -> int:
+        """How many actions are legal now (0 when the game is over): ``apply_index`` takes 0 to this - 1."""
+        asking = self.asking
+        return 0 if asking is None else len(asking[2])
+
+    def apply_index(self, index: int) -> None:
+        """Carry out ``legal_actions()[index]`` without looking it up by its label (what simulate, the
+        bots and the adapters use); the history records the same action as ``apply`` would."""
+        asking = self.asking
+        if asking is None:
+            raise IllegalActionError(f"the game is over; no action is legal (got index {index!r})")
+        actions = asking[2]
+        if type(index) is not int or not 0 <= index < len(actions):
+            raise IllegalActionError(f"action index {index!r} is not legal now; {self.player_label(asking[0])} "
+                                     f"must choose an index from 0 to {len(actions) - 1}")
+        self._take(index, actions[index])
+
+    def _take(self, index: int, action: str) -> None:
+        """Option ``index`` of the pending decision, whose action is ``action``: recorded and carried out."""
         limit = self.game.action_limit
         if len(self.history) >= limit:
             raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
@@ -339,6 +360,10 @@ class State:
              by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
         """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
         ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
+        if not (face is not None or self.record_events or self.sealing is not None or self.faceup or self.facedown
+                or self.revealed or self.sealed_cards):
+            self._move_plain(cards, dest, position, by_kind, pool)
+            return
         where = self.where
         target = self._zone_w(dest)
         zone_w = self._zone_w
@@ -378,6 +403,41 @@ class State:
         if events:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
+
+    def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: bool,
+                    pool: Sequence[int] | None) -> None:
+        """``move`` where nothing lies face up or down, nothing is revealed or sealed and no event is
+        kept (random play and the bots' look-ahead, nearly always): every card is seen as its zone
+        shows it, so what each player sees of the move is worked out once for the move, from the zones."""
+        where = self.where
+        zone_seers = self.rules.zone_seers
+        target = self._zone_w(dest)
+        cards = list(cards)
+        if len(cards) == 1:
+            card = cards[0]
+            src = where[card]
+            self._zone_w(src).remove(card)
+            where[card] = dest
+            before: tuple[int, ...] = (zone_seers[src],)
+            sources = [src]
+        else:
+            before = tuple([zone_seers[where[c]] for c in cards])
+            zone_w = self._zone_w
+            froms: dict[str, None] = {}
+            for c in cards:
+                src = where[c]
+                zone_w(src).remove(c)
+                froms[src] = None
+                where[c] = dest
+            sources = list(froms)
+        if position == "bottom":
+            target.extend(cards)
+        elif position == "random":
+            for c in cards:
+                target.insert(self.rng.below(len(target) + 1), c)
+        else:
+            target[0:0] = cards
+        knowledge.moved(self, cards, before, sources, dest, position, by_kind, pool)
 
     def _lie(self, card: int, face: str | None) -> None:
         """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"

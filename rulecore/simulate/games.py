@@ -163,6 +163,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
+        indexed = hasattr(state, "apply_index")
         while not state.is_terminal():
             if decisions >= stop:
                 return GameRecord(
@@ -177,7 +178,11 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             seat = state.current_player
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
-            state.apply(bots[seat].choose(state))
+            bot = bots[seat]
+            if indexed and hasattr(bot, "choose_index"):
+                state.apply_index(bot.choose_index(state))  # no label looked up: the same action
+            else:
+                state.apply(bot.choose(state))
             decisions += 1
         result = state.result()
         winners = result.get("winners")
