@@ -163,7 +163,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
-        indexed = hasattr(state, "apply_index")
+        apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         while not state.is_terminal():
             if decisions >= stop:
                 return GameRecord(
@@ -179,8 +179,8 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
             bot = bots[seat]
-            if indexed and hasattr(bot, "choose_index"):
-                state.apply_index(bot.choose_index(state))  # no label looked up: the same action
+            if apply_index is not None and hasattr(bot, "choose_index"):
+                apply_index(bot.choose_index(state))  # no label looked up: the same action
             else:
                 state.apply(bot.choose(state))
             decisions += 1
