@@ -127,23 +127,18 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     root: _Node = {}
     scale = _Scale(players)
     dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
-    met = _Met()
     for i in range(iterations):
-        if dealt:
-            w = i % len(dealt)
-            world = met.world(w, dealt[w])
-        else:
-            world = met.world(i, state.resample(me, rng.getrandbits(63)))
+        world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
         path: list[_Stats] = []
         node = root
         ended: Sequence[float] | None = None
         cut: list[float] | None = None
         try:
-            while not world.state.is_terminal():
-                actions = world.state.legal_actions()
+            while not world.is_terminal():
+                actions = world.legal_actions()
                 if keep is not None and node is root:
                     actions = [a for a in actions if a in keep] or actions
-                who: int = world.state.current_player  # type: ignore[assignment]
+                who: int = world.current_player  # type: ignore[assignment]
                 fresh: list[_Stats] = []
                 for a in actions:
                     s = node.get(a)
@@ -159,13 +154,13 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
                     action = _ucb(node, actions, c, scale, rng)
                     chosen = node[action]
                 path.append(chosen)
-                world = met.after(world, action)
+                world.apply(action)
                 if fresh:
                     break
                 if chosen.child is None:
                     chosen.child = {}
                 node = chosen.child
-            ended, cut = _playout(met, world, depth, width, rng, players)
+            ended, cut = _playout(world, depth, width, rng, players)
         except RuleError:
             ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
         if cut is not None:
@@ -189,69 +184,6 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-class _Position:
-    """A state met in one search (never changed once made: what comes after it is a clone), with
-    what was worked out of it: its children by action, its margins (``_margins`` of every seat's
-    heuristic) and whether an action of it raised a rule error."""
-
-    __slots__ = ("state", "children", "margins")
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.children: dict[str, _Position | None] = {}  # action -> the position after it; None: a rule error
-        self.margins: list[float] | None = None
-
-
-class _Met:
-    """Every position one search has met, as a tree of (world, actions taken from it).
-
-    The state after an action depends only on the state before it (its random generator is part
-    of it), so a position met again is the same: its children, heuristics and rule errors are
-    worked out once per search instead of once per iteration, and the search makes the same
-    choices it made when it cloned and applied every time.  At most ``LIMIT`` positions are kept;
-    past that they are made and not kept (the same choices, only slower)."""
-
-    LIMIT = 20_000
-
-    def __init__(self) -> None:
-        self.roots: dict[int, _Position] = {}
-        self.count = 0
-
-    def world(self, key: int, state: GameState) -> _Position:
-        pos = self.roots.get(key)
-        if pos is None:
-            pos = self.roots[key] = _Position(state)
-        return pos
-
-    def after(self, pos: _Position, action: str) -> _Position:
-        """The position after ``action``; a ``RuleError`` (every time) if the rules cannot carry it out."""
-        children = pos.children
-        if action in children:
-            child = children[action]
-            if child is None:
-                raise RuleError("no action the rules can carry out in this world")
-            return child
-        state = pos.state.clone()
-        keep = self.count < self.LIMIT
-        try:
-            state.apply(action)
-        except RuleError:
-            if keep:
-                children[action] = None
-                self.count += 1
-            raise
-        child = _Position(state)
-        if keep:
-            children[action] = child
-            self.count += 1
-        return child
-
-    def margins(self, pos: _Position, players: int) -> list[float]:
-        if pos.margins is None:
-            state = pos.state
-            pos.margins = _margins([float(state.heuristic(p)) for p in range(players)])
-        return pos.margins
-
 def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: random.Random) -> str:
     best: list[str] = []
     top = -math.inf
@@ -265,28 +197,25 @@ def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: rand
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(met: _Met, pos: _Position, depth: int, width: int, rng: random.Random,
+def _playout(world: GameState, depth: int, width: int, rng: random.Random,
              players: int) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
     every seat's heuristic).  Each decision takes, among ``width`` of its actions drawn at
     random (all when there are no more), the one best for its chooser one action ahead (a won
     game, else the highest heuristic); ``width`` 0: an action drawn at random."""
     for _ in range(depth):
-        world = pos.state
         if world.is_terminal():
             break
         actions = world.legal_actions()
         if len(actions) == 1:
-            pos = met.after(pos, actions[0])
+            world.apply(actions[0])
         elif not width:
-            pos = met.after(pos, rng.choice(actions))
+            world.apply(rng.choice(actions))
         else:
-            pos = _greedy_step(met, pos, actions if len(actions) <= width else rng.sample(actions, width), rng,
-                               players)
-    world = pos.state
+            world = _greedy_step(world, actions if len(actions) <= width else rng.sample(actions, width), rng, players)
     if world.is_terminal():
         return [float(v) for v in world.returns()], None
-    return None, met.margins(pos, players)
+    return None, _margins([float(world.heuristic(p)) for p in range(players)])
 
 
 def _margins(heuristics: list[float]) -> list[float]:
@@ -300,22 +229,22 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(met: _Met, pos: _Position, actions: Sequence[str], rng: random.Random, players: int) -> _Position:
-    """The position after the action of ``actions`` best for its chooser one action ahead (a won
+def _greedy_step(world: GameState, actions: Sequence[str], rng: random.Random, players: int) -> GameState:
+    """The world after the action of ``actions`` best for its chooser one action ahead (a won
     game, else the best lead over its best rival, see ``_margins``)."""
-    who: int = pos.state.current_player  # type: ignore[assignment]
-    best: list[_Position] = []
+    who: int = world.current_player  # type: ignore[assignment]
+    best: list[GameState] = []
     top = -math.inf
     for a in actions:
+        child = world.clone()
         try:
-            child = met.after(pos, a)
+            child.apply(a)
         except RuleError:
             continue
-        state = child.state
-        if state.is_terminal():
-            value = (2.0 * state.returns()[who] - 1.0) * 1e12
+        if child.is_terminal():
+            value = (2.0 * child.returns()[who] - 1.0) * 1e12
         else:
-            value = met.margins(child, players)[who]
+            value = _margins([child.heuristic(p) for p in range(players)])[who]
         if value > top:
             top, best = value, [child]
         elif value == top:
