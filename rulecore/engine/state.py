@@ -164,12 +164,10 @@ class State:
 
     def legal_count(self) -> int:
         """How many actions are legal now (0 when the game is over): ``apply_index`` takes 0 to this - 1."""
-        asking = self.asking
-        return 0 if asking is None else len(asking[2])
+        return 0 if self.asking is None else len(self.asking[2])
 
     def apply_index(self, index: int) -> None:
-        """Carry out ``legal_actions()[index]`` without looking it up by its label (what simulate, the
-        bots and the adapters use); the history records the same action as ``apply`` would."""
+        """``apply(legal_actions()[index])`` without the label looked up (simulate, bots, adapters)."""
         asking = self.asking
         if asking is None:
             raise IllegalActionError(f"the game is over; no action is legal (got index {index!r})")
@@ -360,10 +358,9 @@ class State:
              by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
         """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
         ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
-        if not (face is not None or self.record_events or self.sealing is not None or self.faceup or self.facedown
+        if not (face or self.record_events or self.sealing is not None or self.faceup or self.facedown
                 or self.revealed or self.sealed_cards):
-            self._move_plain(cards, dest, position, by_kind, pool)
-            return
+            return self._move_plain(cards, dest, position, by_kind, pool)
         where = self.where
         target = self._zone_w(dest)
         zone_w = self._zone_w
@@ -406,30 +403,18 @@ class State:
 
     def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: bool,
                     pool: Sequence[int] | None) -> None:
-        """``move`` where nothing lies face up or down, nothing is revealed or sealed and no event is
-        kept (random play and the bots' look-ahead, nearly always): every card is seen as its zone
-        shows it, so what each player sees of the move is worked out once for the move, from the zones."""
-        where = self.where
-        zone_seers = self.rules.zone_seers
-        target = self._zone_w(dest)
+        """``move`` with nothing face up or down, revealed or sealed and no event log (random play, the
+        bots' look-ahead): every card is seen as its zone shows it, worked out once per move."""
+        where, zone_seers, zone_w = self.where, self.rules.zone_seers, self._zone_w
+        target = zone_w(dest)
         cards = list(cards)
-        if len(cards) == 1:
-            card = cards[0]
-            src = where[card]
-            self._zone_w(src).remove(card)
-            where[card] = dest
-            before: tuple[int, ...] = (zone_seers[src],)
-            sources = [src]
-        else:
-            before = tuple([zone_seers[where[c]] for c in cards])
-            zone_w = self._zone_w
-            froms: dict[str, None] = {}
-            for c in cards:
-                src = where[c]
-                zone_w(src).remove(c)
-                froms[src] = None
-                where[c] = dest
-            sources = list(froms)
+        before = tuple([zone_seers[where[c]] for c in cards])
+        sources: dict[str, None] = {}
+        for c in cards:
+            src = where[c]
+            zone_w(src).remove(c)
+            sources[src] = None
+            where[c] = dest
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -437,7 +422,7 @@ class State:
                 target.insert(self.rng.below(len(target) + 1), c)
         else:
             target[0:0] = cards
-        knowledge.moved(self, cards, before, sources, dest, position, by_kind, pool)
+        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
 
     def _lie(self, card: int, face: str | None) -> None:
         """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"
