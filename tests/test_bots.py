@@ -511,3 +511,23 @@ def test_greedy_judges_a_sealed_pick_as_it_will_be_at_the_reveal(tmp_path: Path)
     assert rulecore.load_cardset(path).warnings == ()
     result = simulate(str(path), players=2, games=30, seed=0, bots=["greedy", "random"], workers=1)
     assert result.unfinished == 0 and result.win_rates[0] >= 0.8  # 0.5 when the look-ahead saw no change
+
+
+def test_choose_index_is_the_position_of_what_choose_picks() -> None:
+    """MemoryBot.choose_index gives legal_actions().index(choose(...)) with the same generator draws."""
+    import random
+
+    import rulecore
+    from rulecore.bots import make_bot
+
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=3, record_events=False)
+    a, b = game.new_game(seed=9), game.new_game(seed=9)
+    by_label = [make_bot("random", s) for s in range(3)]
+    by_index = [make_bot("random", s) for s in range(3)]
+    while not a.is_terminal():
+        action = by_label[a.current_player].choose(a)
+        index = by_index[b.current_player].choose_index(b)
+        assert b.legal_actions()[index] == action
+        a.apply(action)
+        b.apply_index(index)
+    assert a.history == b.history

@@ -82,8 +82,29 @@ class MemoryBot:
         taken.add(action)
         return action
 
+    def choose_index(self, state: GameState) -> int:
+        """``choose``, as the position of the action in ``state.legal_actions()`` (for
+        ``State.apply_index``): the same choice, the same generator draws."""
+        me = deciding_seat(state)
+        actions = legal_choices(state)
+        if len(actions) == 1:
+            self._lone(state, actions[0])
+            return 0
+        untried, taken = self.memory.untried(state, me, actions)
+        if untried is actions:
+            index = self._pick_index(state, me, actions)
+            taken.add(actions[index])
+            return index
+        action = self._pick(state, me, untried, actions)
+        taken.add(action)
+        return actions.index(action)
+
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         raise NotImplementedError
+
+    def _pick_index(self, state: GameState, me: int, actions: list[str]) -> int:
+        """``_pick`` when nothing has been tried here yet (untried is every action), as a position."""
+        return actions.index(self._pick(state, me, actions, actions))
 
     def _lone(self, state: GameState, action: str) -> None:
         """Told of a decision with one legal action (``action``), answered without ``_pick``."""

@@ -21,5 +21,8 @@ class RandomBot(MemoryBot):
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         return self.rng.choice(untried)
 
+    def _pick_index(self, state: GameState, me: int, actions: list[str]) -> int:
+        return self.rng.choice(range(len(actions)))  # the same draw as ``choice(actions)``
+
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"

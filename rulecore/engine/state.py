@@ -160,6 +160,25 @@ class State:
             raise IllegalActionError(
                 f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
             ) from None
+        self._take(index, action)
+
+    def legal_count(self) -> int:
+        """How many actions are legal now (0 when the game is over): ``apply_index`` takes 0 to this - 1."""
+        return 0 if self.asking is None else len(self.asking[2])
+
+    def apply_index(self, index: int) -> None:
+        """``apply(legal_actions()[index])`` without the label looked up (simulate, bots, adapters)."""
+        asking = self.asking
+        if asking is None:
+            raise IllegalActionError(f"the game is over; no action is legal (got index {index!r})")
+        actions = asking[2]
+        if type(index) is not int or not 0 <= index < len(actions):
+            raise IllegalActionError(f"action index {index!r} is not legal now; {self.player_label(asking[0])} "
+                                     f"must choose an index from 0 to {len(actions) - 1}")
+        self._take(index, actions[index])
+
+    def _take(self, index: int, action: str) -> None:
+        """Option ``index`` of the pending decision, whose action is ``action``: recorded and carried out."""
         limit = self.game.action_limit
         if len(self.history) >= limit:
             raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
@@ -339,6 +358,9 @@ class State:
              by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
         """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
         ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
+        if not (face or self.record_events or self.sealing is not None or self.faceup or self.facedown
+                or self.revealed or self.sealed_cards):
+            return self._move_plain(cards, dest, position, by_kind, pool)
         where = self.where
         target = self._zone_w(dest)
         zone_w = self._zone_w
@@ -378,6 +400,29 @@ class State:
         if events:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
+
+    def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: bool,
+                    pool: Sequence[int] | None) -> None:
+        """``move`` with nothing face up or down, revealed or sealed and no event log (random play, the
+        bots' look-ahead): every card is seen as its zone shows it, worked out once per move."""
+        where, zone_seers, zone_w = self.where, self.rules.zone_seers, self._zone_w
+        target = zone_w(dest)
+        cards = list(cards)
+        before = tuple([zone_seers[where[c]] for c in cards])
+        sources: dict[str, None] = {}
+        for c in cards:
+            src = where[c]
+            zone_w(src).remove(c)
+            sources[src] = None
+            where[c] = dest
+        if position == "bottom":
+            target.extend(cards)
+        elif position == "random":
+            for c in cards:
+                target.insert(self.rng.below(len(target) + 1), c)
+        else:
+            target[0:0] = cards
+        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
 
     def _lie(self, card: int, face: str | None) -> None:
         """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"

@@ -165,6 +165,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
+        apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         while not state.is_terminal():
             if decisions >= stop:
                 return GameRecord(
@@ -179,10 +180,17 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             seat = state.current_player
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
-            action = bots[seat].choose(state)
-            if picks is not None:
-                picks.count(state, seat, action)
-            state.apply(action)
+            bot = bots[seat]
+            if apply_index is not None and hasattr(bot, "choose_index"):
+                index = bot.choose_index(state)  # no label looked up: the same action
+                if picks is not None:
+                    picks.count_index(state, seat, index)
+                apply_index(index)
+            else:
+                action = bot.choose(state)
+                if picks is not None:
+                    picks.count(state, seat, action)
+                state.apply(action)
             decisions += 1
         result = state.result()
         winners = result.get("winners")

@@ -26,8 +26,14 @@ class PickCounter:
         asking = state.asking
         if asking is None or action not in asking[2]:
             return  # not legal: apply will say so
-        path = self.codec.paths(state)[asking[2].index(action)]
-        for key in path:
+        self.count_index(state, seat, asking[2].index(action))
+
+    def count_index(self, state: Any, seat: int, index: int) -> None:
+        """Before ``state.apply_index(index)`` by ``seat``: count the cards that action chooses."""
+        paths = self.codec.paths(state)
+        if not 0 <= index < len(paths):
+            return  # not legal: apply_index will say so
+        for key in paths[index]:
             if key[0] == "card":
                 self._add(key[1], seat, 1)
             elif key[0] == "take":

@@ -256,7 +256,7 @@ class ActionCodec:
         picked = state.picking + (action_id,)
         live, _ = self._walk(paths, picked)
         if len(live) == 1:
-            state.apply(state.asking[2][live[0]])
+            state.apply_index(live[0])
         else:
             state.picking = picked
 
