@@ -145,6 +145,6 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
         if str(tok) in KEYWORDS and "NAME" in accepts:
             hint = f"'{tok}' is a reserved word; pick another name"
         elif tok.type in ("NAME", "LPAR", "NUMBER") and _after_choice(text, exc.pos_in_stream or 0):
-            hint = 'a prompt is a quoted text, which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
+            hint = 'a prompt is a text (a quoted text, a name or a call), which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
         return Problem(f"unexpected {got} in effect text", span, hint, "effect-syntax")
     return Problem("effect text ends too early", span, "a '{' or '(' may be missing its closing partner", "effect-syntax")
