@@ -422,3 +422,34 @@ def test_deeply_nested_effect_text_is_a_problem(tiny) -> None:
             load_cardset_text(text, "inline.yaml")
         except rulecore.CardsetError as exc:
             assert all(p.code != "internal" for p in exc.problems)
+
+
+# --------------------------------------------------------------------------- kinds at load (issue 22)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("set x to x + table", "x + table", "'+' adds numbers, got a zone: table"),
+    ("let b = table\nset pool to pool + b", "b\n", "'+' adds numbers, got a zone: b"),
+    ('if score of 0 < "10" { say 1 }', 'score of 0 < "10"', "'<' compares a number with a text"),
+    ('let s = "3"\nif pool == s { say 1 }', 'pool == s', "'==' compares a number with a text"),
+    ("let firsts = players where score of it > 0\nfor each p in players { add firsts to score of p }",
+     "firsts to", "'add' needs a number, got players: firsts"),
+    ("let n = hand of 0\nsay n * 2", "n * 2", "'*' needs numbers, got a zone: n"),
+    ('let q = choose player from players by 0 count(deck)', "count(deck)", "a prompt must be a text, got a number"),
+    ("let z = deck\nrepeat z { say 1 }", "z {", "'repeat' needs a number, got a zone: z"),
+])
+def test_a_value_of_the_wrong_kind_is_a_located_load_error(tiny, body: str, needle: str, message: str) -> None:
+    """Kind mistakes the text shows (a number plus a zone, a number compared with a text, a collection added to a
+    counter, ...) are errors at load at their own line and column, before anything runs."""
+    text = tiny.text(body)
+    found = [(p.span.line, p.span.column, p.message) for p in validate_text(text, "inline.yaml")
+             if p.severity == "error"]
+    line, column = tiny.line_of(text, needle)
+    assert found == [(line, column + (4 if needle == "x + table" else 0), message)]
+
+
+def test_a_number_plus_a_zone_the_text_hides_is_a_rule_error_not_a_text(tiny) -> None:
+    """At run time '+' of a number and a zone is a located RuleError, never the text '1table'."""
+    for body in ("let b = item([table], 0)\nsay 1 + b", "let b = item([table], 0)\nsay b + 1"):
+        with pytest.raises(rulecore.RuleError, match=r"'\+' cannot add a number \(1\) and the zone 'table'"):
+            tiny.run(body)

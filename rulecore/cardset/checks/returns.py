@@ -57,8 +57,8 @@ def check_returns(cs: "Cardset") -> list[Problem]:
     for body, _ in outside + [(p.body, "") for p in cs.procedures.values()]:
         for node in n.walk(body):
             if isinstance(node, n.CallProc) and node.result is not None:
-                proc = cs.procedures.get(node.name)
-                if proc is not None and not returns_value(proc.body):
+                called = cs.procedures.get(node.name)
+                if called is not None and not returns_value(called.body):
                     out.append(Problem(
                         f"procedure '{node.name}' returns nothing, so 'let {node.result} = call {node.name}(...)' "
                         "has no value to bind", node.span,
