@@ -453,3 +453,18 @@ def test_a_number_plus_a_zone_the_text_hides_is_a_rule_error_not_a_text(tiny) ->
     for body in ("let b = item([table], 0)\nsay 1 + b", "let b = item([table], 0)\nsay b + 1"):
         with pytest.raises(rulecore.RuleError, match=r"'\+' cannot add a number \(1\) and the zone 'table'"):
             tiny.run(body)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("apple: {count: 3,", "apple: {count: true,", "'count' must be an integer (got true)"),
+    ("pile: {owner: player,", "pile: {owner: true,", "'owner' must be one of 'player', 'none' (got true)"),
+    ("apple: {count: 3, tags: [red, fruit]", "apple: {count: 3, tags: [red, null]",
+     "item 2 of 'tags' must be a text (got null)"),
+    ("apple: {count: 3, tags: [red, fruit]", "apple: {count: 3, tags: {a: true}", "'tags' must be a list (got {a: true})"),
+])
+def test_yaml_values_in_load_messages_are_in_yamls_words(tiny, old: str, new: str, message: str) -> None:
+    """A YAML value in a load message is written as YAML writes it (true, null, {a: true}), never Python's True/None."""
+    text = tiny.text("say 1")
+    assert old in text
+    messages = [p.message for p in validate_text(text.replace(old, new), "inline.yaml")]
+    assert message in messages, messages

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ...errors import Problem, Span
+from ...errors import Problem, Span, yaml_words
 from ...lang import nodes as n
 from ...lang.kinds import KIND_WORDS, kind_of
 from ...lang.render import render_expr
@@ -124,9 +124,9 @@ class _References:
         if isinstance(a, n.Call) and a.func == "option" and a.args and text_of(a.args[0]) in self.cs.options:
             spec = self.cs.options[text_of(a.args[0])]  # type: ignore[index]
             if spec.choices is not None and isinstance(b, n.Literal) and value not in spec.choices:
-                choices = ", ".join(repr(c) for c in spec.choices)
+                choices = ", ".join(yaml_words(c) for c in spec.choices)
                 guessed = guess(str(value), [str(c) for c in spec.choices])
-                self.problem(b.span, f"option '{spec.name}' has no choice {value!r}",
+                self.problem(b.span, f"option '{spec.name}' has no choice {yaml_words(value)}",
                              f"did you mean '{guessed}'?" if guessed else f"its choices: {choices}", "unknown-name")
         elif isinstance(a, n.Builtin) and a.name == "phase" and isinstance(value, str) and value not in self.phases:
             self.problem(b.span, f"unknown phase '{value}'",
