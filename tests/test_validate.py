@@ -468,3 +468,23 @@ def test_yaml_values_in_load_messages_are_in_yamls_words(tiny, old: str, new: st
     assert old in text
     messages = [p.message for p in validate_text(text.replace(old, new), "inline.yaml")]
     assert message in messages, messages
+
+
+def test_a_card_name_passed_through_a_name_is_checked_where_it_is_written(tiny) -> None:
+    """A quoted text that reaches 'c.name == n' (or '.type') through a procedure's parameter, a 'let' or a function's
+    parameter must be a card's name (id): else an error at the text, with a guess (issue 22: call challenge(you, "Duk"))."""
+    procedures = "has:\n  params: [who, n]\n  do: |\n    say count(hand of who where it.name == n)\n"
+    body = ('call has(0, "Aple")\ncall has(1, "Bean")\nlet t = "bena"\nsay count(deck where it.type == t)\n'
+            'say count(deck where named(it, "Gold Cion"))')
+    text = tiny.text(body, procedures=procedures).replace(
+        "end:\n", "functions:\n  named:\n    params: [c, m]\n    value: c.name == m\nend:\n")
+    found = [(p.span.line, p.span.column, p.message, p.hint) for p in validate_text(text, "inline.yaml")
+             if p.severity == "error"]
+    assert found == [
+        (*tiny.line_of(text, '"Aple"'), "no card is named 'Aple' (passed to procedure 'has' as 'n', compared with a "
+         "card's name)", "did you mean 'Apple'?"),
+        (*tiny.line_of(text, '"bena"'), "unknown card type 'bena' (set to 't' by 'let', compared with a card's type)",
+         "did you mean 'bean'?"),
+        (*tiny.line_of(text, '"Gold Cion"'), "no card is named 'Gold Cion' (passed to function 'named' as 'm', "
+         "compared with a card's name)", "did you mean 'Gold Coin'?"),
+    ]

@@ -17,6 +17,7 @@ from ...lang.functions import FUNCTIONS
 from ...lang.kinds import KIND_WORDS, kind_of, static_kind
 from ...lang.nodes import children, walk
 from ...lang.names import BUILTIN_NAMES, KEYWORDS
+from .flows import check_flows
 from .returns import check_returns
 from .types import check_kinds
 from .walking import one_per_family
@@ -323,4 +324,4 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    return ch.problems + check_returns(cs) + check_kinds(cs)
+    return ch.problems + check_returns(cs) + check_kinds(cs) + check_flows(cs)
