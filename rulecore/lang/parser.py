@@ -98,6 +98,8 @@ def _describe_expected(expected: set[str]) -> str:
             operators = True
         elif name.isupper() and not name.startswith("__") and name.isalpha():
             words.append(f"'{name.lower()}'")
+        elif name.startswith("__") and _word_of(name):  # a word lark named anew (its name was taken: number)
+            words.append(f"'{_word_of(name)}'")
         elif name == "RBRACE":
             words.append("'}'")
         elif name == "LBRACE":
@@ -112,6 +114,14 @@ def _describe_expected(expected: set[str]) -> str:
     if operators:
         text = f"{text} (or more of the expression before it)" if text else "more of the expression before it"
     return text
+
+
+def _word_of(terminal: str) -> str | None:
+    """The word a terminal of the grammar stands for, when it is one quoted word."""
+    for term in _lark().terminals:
+        if term.name == terminal and term.pattern.type == "str" and str(term.pattern.value).isalpha():
+            return str(term.pattern.value)
+    return None
 
 
 def _after_choice(text: str, pos: int) -> bool:
