@@ -57,6 +57,30 @@ def doc_ref(path: str) -> str:
     return f"{path} ('rulecore docs {topic}' prints it)"
 
 
+def yaml_words(value: Any, width: int = 60) -> str:
+    """A value read from YAML as a message shows it, in YAML's words, not Python's: ``true``,
+    ``false``, ``null``, 'text', [a, b], {key: value}; cut to ``width`` characters.
+
+    >>> yaml_words(True), yaml_words(None), yaml_words(["x", 1, False]), yaml_words({"n": 2})
+    ('true', 'null', "['x', 1, false]", '{n: 2}')
+    """
+    def words(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if v is None:
+            return "null"
+        if isinstance(v, str):
+            return repr(v)
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(words(i) for i in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k if isinstance(k, str) else words(k)}: {words(i)}" for k, i in v.items()) + "}"
+        return str(v)
+
+    text = words(value)
+    return text if len(text) <= width else text[: width - 4] + " ..."
+
+
 @attrs.frozen
 class Problem:
     """One thing wrong with card data, with its location and a hint."""

@@ -145,3 +145,29 @@ def test_the_code_writer_imports_nothing_of_the_engine_outside_its_package():
         if imported.startswith("rulecore.") and not any(imported == a or imported.startswith(a + ".") for a in allowed)
     }
     assert outside == set()
+
+
+def test_procedure_results_agree_between_block_functions_and_the_interpreter(tiny, monkeypatch):
+    """'let x = call p()' and 'return' (from inside loops, after a question, from a nested call, and a body
+    that ends without one) give the same questions and values from block functions as through drive alone."""
+    procedures = ('best:\n  params: [n]\n  do: |\n    for each c in deck {\n      if c.power > n { return c.power }\n'
+                  '    }\n    return 0 - 1\n'
+                  'pick:\n  params: [n]\n  do: |\n    let q = choose player from players by 1 "Whom?"\n'
+                  '    if q == 0 { return n * 10 }\n    let r = call best(n)\n    return r + q\n'
+                  'tail:\n  do: |\n    if round < 0 { return 1 }\n    call pick(2)\n')
+    body = ("let a = call best(1)\nsay a\nrepeat 3 {\n  let c = call pick(3)\n  say c\n}\n"
+            "let d = call tail()\nsay d\nsay count(deck)")
+
+    def play() -> tuple[list[str], list[list[str]]]:
+        state = tiny.run(body, procedures=procedures)
+        asked = []
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            asked.append(actions)
+            state.apply(actions[len(asked) % 2])
+        return tiny.says(state), asked
+
+    expected = play()
+    assert expected[0] == ["2", "6", "30", "6", "none", "6"]
+    monkeypatch.setattr(CodeGen, "run_pausing", lambda self, stmt, sc: self.drive(stmt))
+    assert play() == expected

@@ -116,13 +116,15 @@ def test_a_prompt_may_be_text_joined_with_more(tiny):
     assert s.decision.prompt == "Round 0: go on?"
 
 
-def test_a_prompt_must_start_with_a_quoted_text(tiny):
-    """A prompt that is not a quoted text is a syntax error at load."""
-    with pytest.raises(rulecore.CardsetError) as info:
-        tiny.game('let msg = "x"\nlet c = choose card from deck by 0 msg')
-    (problem,) = info.value.problems
-    assert problem.message == "unexpected 'msg' in effect text"
-    assert problem.hint.startswith('a prompt is a quoted text, which may go on with +: "Pick " + name; else expected')
+def test_a_prompt_may_be_any_text_expression(tiny):
+    """A prompt may start with a name, a call or a property, not only a quoted text (issue 22)."""
+    s = tiny.run('move top(deck, 2) to hand of 0\nlet msg = "Pick one"\nlet c = choose card from hand of 0 by 0 msg always')
+    assert s.decision.prompt == "Pick one"
+    s = tiny.run('choose by 1 player_name(1) + ", go on?" always { option "Yes" { say 1 } }')
+    assert s.decision.prompt == "Player 1, go on?"
+    s = tiny.run('move top(deck, 3) to hand of 0\nlet n = 2\nlet cs = choose exactly n cards from hand of 0 by 0 '
+                 'player_name(0) always\ntake turns from 0 counterclockwise until true { say 1 }')
+    assert s.decision.prompt.startswith("Player 0")
 
 
 def test_sort_orders_a_zone_by_a_value_of_each_card(tiny):
@@ -1177,7 +1179,7 @@ def test_division_by_zero_is_a_rule_error(tiny, expr):
         ('1 + true', r"'\+' (needs|adds) numbers"),
         ('top(deck) * 2', r"'\*' needs numbers"),
         ('- "x"', r"'-' needs a number"),
-        ('1 < "a"', r"cannot compare"),
+        ('1 < "a"', r"cannot compare|compares a number with a text"),
     ],
 )
 def test_type_errors_in_expressions_are_rule_errors(tiny, expr, message):
@@ -2186,3 +2188,62 @@ def test_pass_when_it_may_not_is_a_rule_error(tiny):
     """'pass' unguarded by 'can_pass' when every other player has just passed is a RuleError, not an endless loop."""
     with pytest.raises(rulecore.RuleError, match="can_pass"):
         tiny.run("in any order for each p in players { pass }")
+
+
+# --------------------------------------------------------------------------- procedure results
+
+_RETURNING = '''best:
+  params: [n]
+  do: |
+    for each c in deck {
+      if c.power > n { return c.power }
+    }
+    return 0 - 1
+pick:
+  params: [n]
+  do: |
+    let q = choose player from players by 1 "Whom?"
+    if q == 0 { return n * 10 }
+    let r = call best(n)
+    return r + q
+tail:
+  do: |
+    if round < 0 { return 1 }
+    call pick(2)
+'''
+
+
+def test_a_procedure_returns_a_value_to_let_call(tiny):
+    """'return EXPR' ends the procedure (inside loops too) and 'let x = call p(...)' binds its value."""
+    s = tiny.run("let a = call best(1)\nsay a\nlet b = call best(9)\nsay b", procedures=_RETURNING)
+    assert tiny.says(s) == ["2", "-1"]
+
+
+def test_a_returning_procedure_may_pause_and_its_result_survives_save_and_clone(tiny):
+    """A procedure that asks a question returns after the answer, also from a saved or cloned state; a
+    procedure that ends without 'return' (its last statement a call of another) gives none, not the inner result."""
+    body = "repeat 2 {\n  let c = call pick(3)\n  say c\n}\nlet d = call tail()\nsay d"
+    state = tiny.run(body, procedures=_RETURNING)
+    assert any(type(f[0]).__name__ == "CallProc" and f[1] == 1 for f in state.stack)
+    copies = [state, state.game.load_state(state.to_json()), state.clone()]
+    for st in copies:
+        answers = iter(["Player 1", "Player 0", "Player 1"])
+        while not st.is_terminal():
+            st.apply(next(answers))
+    assert [tiny.says(st) for st in copies] == [["6", "30", "none"]] * 3
+
+
+@pytest.mark.parametrize("body, procedures, match", [
+    ("return 1", "", r"inline.yaml:\d+:9: 'return' outside a procedure \(in the flow\)"),
+    ("let x = call p()\nsay x", "p:\n  do: say 1\n", "procedure 'p' returns nothing, so 'let x = call p"),
+    ("let x = call p(1)\nsay x", "p:\n  do: return 1\n", r"procedure 'p' takes 0 argument\(s\)"),
+    ("call p()", "p:\n  do: |\n    simultaneously for each q in players { return q }\n",
+     "'return' inside a 'simultaneously' part in procedure 'p'"),
+    ("let return = 1", "", "reserved word"),
+])
+def test_return_and_let_call_mistakes_are_located_at_load(tiny, body, procedures, match):
+    """A 'return' outside a procedure or inside a player's part, a result taken from a procedure that returns
+    nothing, a wrong number of arguments: each a located load error."""
+    with pytest.raises(rulecore.CardsetError) as info:
+        tiny.game(body, procedures=procedures)
+    assert re.search(match, str(info.value)), str(info.value)

@@ -111,6 +111,10 @@ def hand(owner: n.Expr = YOU) -> n.ZoneRef:
         ("call attack", n.CallProc("attack", ())),
         ("call attack()", n.CallProc("attack", ())),
         ("call defend(you, 2)", n.CallProc("defend", (YOU, L(2)))),
+        ("let best = call rank(you)", n.CallProc("rank", (YOU,), "best")),
+        ("let best = call rank", n.CallProc("rank", (), "best")),
+        ("return", n.Return(None)),
+        ("return count(deck) + 1", n.Return(n.BinOp("+", n.Call("count", (DECK,)), L(1)))),
         ('use "play" of c', n.UseAbility("play", n.Var("c"), None)),
         ("take another turn", n.ExtraTurn(None)),
         ("take another turn by p", n.ExtraTurn(n.Var("p"))),
@@ -572,3 +576,21 @@ def test_signal_statement():
     assert node == n.Signal(
         "attacked", n.Var("defender"), ("attacker", "size"), n.Block((n.Say(L(1), None),))
     )
+
+
+@pytest.mark.parametrize("text, prompt", [
+    ('let x = choose card from deck by you msg', n.Var("msg")),
+    ('let x = choose card from deck player_name(you) + "?"',
+     n.BinOp("+", n.Call("player_name", (YOU,)), L("?"))),
+    ('let x = choose exactly n cards from deck by you c.name', n.Attr(n.Var("c"), "name")),
+    ('let x = choose card from deck by you "Pick"', "Pick"),
+])
+def test_a_prompt_is_any_text_expression(text, prompt):
+    """A prompt may start with a name, a call or a property, not only a quoted text (a quoted text alone stays a str)."""
+    assert stmt(text).prompt == prompt
+
+
+def test_a_missing_kind_word_lists_every_kind():
+    """After a quantity, the hint names every kind word ('number' too, whose terminal lark names anew)."""
+    (problem,) = problems("let x = choose 2 foo from deck")
+    assert problem.hint == "expected 'card', 'cards', 'number', 'player', 'players', 'set', 'value'"

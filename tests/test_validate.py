@@ -437,3 +437,69 @@ def test_deeply_nested_effect_text_is_a_problem(tiny) -> None:
             load_cardset_text(text, "inline.yaml")
         except rulecore.CardsetError as exc:
             assert all(p.code != "internal" for p in exc.problems)
+
+
+# --------------------------------------------------------------------------- kinds at load (issue 22)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("set x to x + table", "x + table", "'+' adds numbers, got a zone: table"),
+    ("let b = table\nset pool to pool + b", "b\n", "'+' adds numbers, got a zone: b"),
+    ('if score of 0 < "10" { say 1 }', 'score of 0 < "10"', "'<' compares a number with a text"),
+    ('let s = "3"\nif pool == s { say 1 }', 'pool == s', "'==' compares a number with a text"),
+    ("let firsts = players where score of it > 0\nfor each p in players { add firsts to score of p }",
+     "firsts to", "'add' needs a number, got players: firsts"),
+    ("let n = hand of 0\nsay n * 2", "n * 2", "'*' needs numbers, got a zone: n"),
+    ('let q = choose player from players by 0 count(deck)', "count(deck)", "a prompt must be a text, got a number"),
+    ("let z = deck\nrepeat z { say 1 }", "z {", "'repeat' needs a number, got a zone: z"),
+])
+def test_a_value_of_the_wrong_kind_is_a_located_load_error(tiny, body: str, needle: str, message: str) -> None:
+    """Kind mistakes the text shows (a number plus a zone, a number compared with a text, a collection added to a
+    counter, ...) are errors at load at their own line and column, before anything runs."""
+    text = tiny.text(body)
+    found = [(p.span.line, p.span.column, p.message) for p in validate_text(text, "inline.yaml")
+             if p.severity == "error"]
+    line, column = tiny.line_of(text, needle)
+    assert found == [(line, column + (4 if needle == "x + table" else 0), message)]
+
+
+def test_a_number_plus_a_zone_the_text_hides_is_a_rule_error_not_a_text(tiny) -> None:
+    """At run time '+' of a number and a zone is a located RuleError, never the text '1table'."""
+    for body in ("let b = item([table], 0)\nsay 1 + b", "let b = item([table], 0)\nsay b + 1"):
+        with pytest.raises(rulecore.RuleError, match=r"'\+' cannot add a number \(1\) and the zone 'table'"):
+            tiny.run(body)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("apple: {count: 3,", "apple: {count: true,", "'count' must be an integer (got true)"),
+    ("pile: {owner: player,", "pile: {owner: true,", "'owner' must be one of 'player', 'none' (got true)"),
+    ("apple: {count: 3, tags: [red, fruit]", "apple: {count: 3, tags: [red, null]",
+     "item 2 of 'tags' must be a text (got null)"),
+    ("apple: {count: 3, tags: [red, fruit]", "apple: {count: 3, tags: {a: true}", "'tags' must be a list (got {a: true})"),
+])
+def test_yaml_values_in_load_messages_are_in_yamls_words(tiny, old: str, new: str, message: str) -> None:
+    """A YAML value in a load message is written as YAML writes it (true, null, {a: true}), never Python's True/None."""
+    text = tiny.text("say 1")
+    assert old in text
+    messages = [p.message for p in validate_text(text.replace(old, new), "inline.yaml")]
+    assert message in messages, messages
+
+
+def test_a_card_name_passed_through_a_name_is_checked_where_it_is_written(tiny) -> None:
+    """A quoted text that reaches 'c.name == n' (or '.type') through a procedure's parameter, a 'let' or a function's
+    parameter must be a card's name (id): else an error at the text, with a guess (issue 22: call challenge(you, "Duk"))."""
+    procedures = "has:\n  params: [who, n]\n  do: |\n    say count(hand of who where it.name == n)\n"
+    body = ('call has(0, "Aple")\ncall has(1, "Bean")\nlet t = "bena"\nsay count(deck where it.type == t)\n'
+            'say count(deck where named(it, "Gold Cion"))')
+    text = tiny.text(body, procedures=procedures).replace(
+        "end:\n", "functions:\n  named:\n    params: [c, m]\n    value: c.name == m\nend:\n")
+    found = [(p.span.line, p.span.column, p.message, p.hint) for p in validate_text(text, "inline.yaml")
+             if p.severity == "error"]
+    assert found == [
+        (*tiny.line_of(text, '"Aple"'), "no card is named 'Aple' (passed to procedure 'has' as 'n', compared with a "
+         "card's name)", "did you mean 'Apple'?"),
+        (*tiny.line_of(text, '"bena"'), "unknown card type 'bena' (set to 't' by 'let', compared with a card's type)",
+         "did you mean 'bean'?"),
+        (*tiny.line_of(text, '"Gold Cion"'), "no card is named 'Gold Cion' (passed to function 'named' as 'm', "
+         "compared with a card's name)", "did you mean 'Gold Coin'?"),
+    ]

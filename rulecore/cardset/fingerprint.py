@@ -18,7 +18,7 @@ from ..errors import Problem, Span
 _LEFT_OUT = frozenset({"span", "warnings", "file", "marks", "player_marks"})
 # fields added after saves existed, left out while they hold their default, so that a cardset that
 # does not use them keeps the fingerprint (and its saves) it had before: (class name, field name)
-_LATER = frozenset({("ZoneDef", "label")})
+_LATER = frozenset({("ZoneDef", "label"), ("CallProc", "result")})
 
 
 def fingerprint(cardset: Any) -> str:

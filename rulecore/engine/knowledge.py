@@ -508,6 +508,11 @@ def card_locals(cardset: Any, walk: Callable[[Any], Iterable[Any]]) -> tuple[dic
                 params = cardset.procedures[node.name].params
                 for param, arg in zip(params, node.args):
                     binds.setdefault((proc_root[node.name], param), []).append((r, arg))
+                if node.result is not None:  # 'let x = call p()': x holds what p's returns give
+                    returns = [s for s in walk(cardset.procedures[node.name].body) if type(s) is n.Return]
+                    binds.setdefault((r, node.result), []).extend(
+                        (proc_root[node.name], s.value if s.value is not None else n.Literal(None)) for s in returns)
+                    binds[(r, node.result)].append((r, n.Literal(None)))  # a body that ends without one
             elif t in (n.Signal, n.AnswerOption):
                 for target in answering.get(node.event, ()):
                     for name in node.passes:

@@ -202,7 +202,13 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return n.Break(self._span(meta))
 
     def call_stmt(self, meta: Any, name: Token, args: Any) -> n.CallProc:
-        return n.CallProc(str(name), tuple(args or ()), self._span(meta))
+        return n.CallProc(str(name), tuple(args or ()), span=self._span(meta))
+
+    def let_call_stmt(self, meta: Any, var: Token, name: Token, args: Any) -> n.CallProc:
+        return n.CallProc(str(name), tuple(args or ()), str(var), self._span(meta))
+
+    def return_stmt(self, meta: Any, value: Any) -> n.Return:
+        return n.Return(value, self._span(meta))
 
     def args(self, meta: Any, *items: Any) -> tuple[n.Expr, ...]:
         return tuple(i for i in items if i is not None)
@@ -227,14 +233,21 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def up_to_n(self, meta: Any, value: n.Expr) -> tuple[str, n.Expr]:
         return ("upto", value)
 
+    def kind(self, meta: Any, word: Token) -> Token:
+        return word
+
+    def order(self, meta: Any, word: Token) -> Token:
+        return word
+
     def by(self, meta: Any, who: n.Expr) -> n.Expr:
         return who
 
-    def prompt(self, meta: Any, text: Token, *parts: n.Expr) -> str | n.Expr:
-        """A literal prompt stays a str; one joined with '+' is the expression (a text, then each part)."""
-        if not parts:
-            return _unquote(str(text))
-        value: n.Expr = n.Literal(_unquote(str(text)), self._tok_span(text))
+    def prompt(self, meta: Any, head: n.Expr, *parts: n.Expr) -> str | n.Expr:
+        """A quoted text alone stays a str; any other prompt is the expression (the first part, then
+        each part joined with '+'), worked out when the question is asked."""
+        if not parts and isinstance(head, n.Literal) and isinstance(head.value, str):
+            return head.value
+        value: n.Expr = head
         for part in parts:
             value = n.BinOp("+", value, part, self._span(meta))
         return value

@@ -93,7 +93,7 @@ def items_of(ctx: Any, value: Any) -> tuple[Any, ...]:
 
 def describe_value(value: Any) -> str:
     if isinstance(value, bool):
-        return f"a truth value ({value})"
+        return f"a truth value ({'true' if value else 'false'})"
     if isinstance(value, int):
         return f"a number ({value})"
     if isinstance(value, str):

@@ -27,7 +27,7 @@ BUILTIN_NAMES: Mapping[str, str] = MappingProxyType({
 #: The words of the language's statements and expressions: never a name.
 KEYWORDS = frozenset(
     """let set to add subtract from move at face shuffle reveal hide look if elif else for each in
-    while repeat break call use choose exactly up by option label when take another turn turns
+    while repeat break call return use choose exactly up by option label when take another turn turns
     skipping until end game say where signal rotate always answers mark unmark simultaneously pass fail sort as or and not true false none left right of clockwise
     counterclockwise top bottom random player players card cards number value""".split()
 )

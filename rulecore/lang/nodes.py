@@ -365,10 +365,20 @@ class Break(Stmt):
 
 @attrs.frozen
 class CallProc(Stmt):
-    """``call name(args)``: run a procedure declared under ``procedures:``."""
+    """``call name(args)``: run a procedure declared under ``procedures:``; ``let x = call name(args)``
+    (``result`` "x"): bind what the procedure's ``return`` gives (none when it ends without one)."""
 
     name: str
     args: tuple[Expr, ...]
+    result: Optional[str] = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Return(Stmt):
+    """``return [EXPR]``: end the running procedure; its value goes to the ``let x = call ...`` that called it."""
+
+    value: Optional[Expr]
     span: Span = _span()
 
 

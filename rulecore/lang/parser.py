@@ -76,6 +76,8 @@ def _describe_expected(expected: set[str]) -> str:
             operators = True
         elif name.isupper() and not name.startswith("__") and name.isalpha():
             words.append(f"'{name.lower()}'")
+        elif name.startswith("__") and _word_of(name):  # a word lark named anew (its name was taken: number)
+            words.append(f"'{_word_of(name)}'")
         elif name == "RBRACE":
             words.append("'}'")
         elif name == "LBRACE":
@@ -90,6 +92,14 @@ def _describe_expected(expected: set[str]) -> str:
     if operators:
         text = f"{text} (or more of the expression before it)" if text else "more of the expression before it"
     return text
+
+
+def _word_of(terminal: str) -> str | None:
+    """The word a terminal of the grammar stands for, when it is one quoted word."""
+    for term in _lark().terminals:
+        if term.name == terminal and term.pattern.type == "str" and str(term.pattern.value).isalpha():
+            return str(term.pattern.value)
+    return None
 
 
 def _after_choice(text: str, pos: int) -> bool:
@@ -123,6 +133,6 @@ def _syntax_problem(exc: lark.UnexpectedInput, text: str, make_span: SpanMaker) 
         if str(tok) in KEYWORDS and "NAME" in accepts:
             hint = f"'{tok}' is a reserved word; pick another name"
         elif tok.type in ("NAME", "LPAR", "NUMBER") and _after_choice(text, exc.pos_in_stream or 0):
-            hint = 'a prompt is a quoted text, which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
+            hint = 'a prompt is a text (a quoted text, a name or a call), which may go on with +: "Pick " + name' + (f"; else {hint}" if hint else "")
         return Problem(f"unexpected {got} in effect text", span, hint, "effect-syntax")
     return Problem("effect text ends too early", span, "a '{' or '(' may be missing its closing partner", "effect-syntax")

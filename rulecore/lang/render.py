@@ -224,7 +224,9 @@ def _stmt_lines(s: Any, indent: int) -> list[str]:
         return [f"{pad}break"]
     if isinstance(s, n.CallProc):
         args = "(" + ", ".join(render_expr(a) for a in s.args) + ")" if s.args else ""
-        return [f"{pad}call {s.name}{args}"]
+        return [f"{pad}{f'let {s.result} = ' if s.result is not None else ''}call {s.name}{args}"]
+    if isinstance(s, n.Return):
+        return [f"{pad}return" + (f" {render_expr(s.value)}" if s.value is not None else "")]
     if isinstance(s, n.UseAbility):
         return [f"{pad}use {quote(s.ability)} of {render_expr(s.card)}{_by(s.user)}"]
     if isinstance(s, n.Menu):

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from ...errors import Problem, Span
+from ...errors import Problem, Span, yaml_words
 from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS
 from ...lang.names import BUILTIN_NAMES, KEYWORDS
@@ -212,9 +212,8 @@ class _Builder:
                 words = [c for c in o.choices if isinstance(c, str) and c.lower() in ("yes", "no", "on", "off")]
                 hint = (f"{' and '.join(repr(w) for w in words)} are text here: write the truth values as true "
                         "and false" if words and isinstance(o.default, bool)
-                        else f"its choices: {', '.join(repr(c) for c in o.choices)}")
-                shown = {True: "true", False: "false"}.get(o.default, o.default) if isinstance(o.default, bool) \
-                    else repr(o.default)
+                        else f"its choices: {', '.join(yaml_words(c) for c in o.choices)}")
+                shown = yaml_words(o.default)
                 self.report.problem(("options", oname, "default"), f"default {shown} is not among the choices", hint,
                                     "option")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from ...errors import Problem, Span, doc_ref
+from ...errors import Problem, Span, doc_ref, yaml_words
 from ..reading.document import Sources
 from ..schema import SCHEMA
 from .repair import misspelt_required
@@ -43,9 +43,8 @@ def _what(path: tuple[Any, ...]) -> str:
 
 
 def _show(value: Any) -> str:
-    """A value for a message: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:56] + " ..."
+    """A value for a message, in YAML's words (true, null, not Python's True, None), cut short."""
+    return yaml_words(value)
 
 
 def structure_problems(data: Any, sources: Sources) -> list[Problem]:
@@ -139,7 +138,7 @@ class _Structure:
             return
         if validator == "enum":
             field = path[-1] if path else "value"
-            choices = ", ".join(repr(c) for c in err.validator_value)
+            choices = ", ".join(yaml_words(c) for c in err.validator_value)
             guess = difflib.get_close_matches(str(err.instance), [str(c) for c in err.validator_value], n=1)
             hint = f"did you mean '{guess[0]}'?" if guess else f"one of {choices}"
             self.problem(path, f"'{field}' must be one of {choices} (got {_show(err.instance)})", hint, "enum")
@@ -160,7 +159,7 @@ class _Structure:
             bad = err.instance if not isinstance(err.instance, dict) else None
             # point at the offending key itself, not at the mapping holding it
             at = path + (bad,) if bad is not None else path
-            self.problem(at, f"{bad!r} is not a valid name" if bad else err.message,
+            self.problem(at, f"{yaml_words(bad)} is not a valid name" if bad else err.message,
                          "use lower case letters, digits and '_'", "name", key=True)
             return
         if validator == "anyOf" and err.context:

@@ -17,6 +17,9 @@ from ...lang.functions import FUNCTIONS
 from ...lang.kinds import KIND_WORDS, kind_of, static_kind
 from ...lang.nodes import children, walk
 from ...lang.names import BUILTIN_NAMES, KEYWORDS
+from .flows import check_flows
+from .returns import check_returns
+from .types import check_kinds
 from .walking import one_per_family
 
 if TYPE_CHECKING:
@@ -32,6 +35,8 @@ def bound_names(body: Any) -> set[str]:
             names.add(node.name if isinstance(node, n.Let) else node.var)
         elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously, n.InAnyOrder)):
             names.add(node.var)
+        elif isinstance(node, n.CallProc) and node.result is not None:
+            names.add(node.result)
     return names
 
 
@@ -47,6 +52,8 @@ def card_names(body: Any) -> set[str]:
             (cards if kind == "card" else other).add(node.var)
         elif isinstance(node, (n.Let, n.Simultaneously)):
             other.add(node.name if isinstance(node, n.Let) else node.var)
+        elif isinstance(node, n.CallProc) and node.result is not None:
+            other.add(node.result)
     return cards - other
 
 
@@ -90,6 +97,8 @@ class Checker:
                 name = node.name if isinstance(node, n.Let) else node.var
             elif isinstance(node, (n.ForEach, n.DynamicOption, n.Simultaneously, n.InAnyOrder)):
                 name = node.var
+            elif isinstance(node, n.CallProc):
+                name = node.result
             if name is not None and (name in KEYWORDS or name in BUILTIN_NAMES):
                 what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
                 self.problem(node.span, f"'{name}' is {what} and cannot name a variable", "pick another name",
@@ -315,4 +324,4 @@ def check_cardset(cs: "Cardset") -> list[Problem]:
     ch.check_function_cycles()
     ch.check_expr(cs.winners, False, "end.winners")
     ch.check_expr(cs.heuristic, False, "heuristic")
-    return ch.problems
+    return ch.problems + check_returns(cs) + check_kinds(cs) + check_flows(cs)

@@ -7,14 +7,15 @@ number where cards are).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from ...errors import Problem, Span
+from ...errors import Problem, Span, yaml_words
 from ...lang import nodes as n
 from ...lang.kinds import KIND_WORDS, kind_of
 from ...lang.render import render_expr
 from .checker import CARD_ATTRS
-from .walking import SpanOf, card_path, did_you_mean, guess, nodes, one_per_family, phase_names, shorten, text_of
+from .types import TreeKinds, game_var_kinds
+from .walking import SpanOf, card_path, did_you_mean, guess, one_per_family, phase_names, shorten, text_of, trees
 
 if TYPE_CHECKING:
     from ..model import Cardset
@@ -44,27 +45,35 @@ class _References:
             self.abilities.update(card.abilities)
         self.phases = set(phase_names(cs)) | {"setup"}
         self.card_names = {card.name for card in cs.cards.values()}
+        self.kind_of: Callable[[Any], str | None] = kind_of  # what an expression gives (see ``run``)
 
     def problem(self, span: Span, message: str, hint: str | None, code: str) -> None:
         self.problems.append(Problem(message, span, hint, code))
 
     def run(self) -> list[Problem]:
         signals: set[str] = set()
-        for node in nodes(self.cs):
-            if isinstance(node, n.Call):
-                self.call(node)
-            elif isinstance(node, n.Compare) and node.op in ("==", "!="):
-                self.equals(node.left, node.right)
-                self.equals(node.right, node.left)
-            elif isinstance(node, (n.Signal, n.AnswerOption)):
-                signals.add(node.event)
-            self.kinds(node)
+        game_vars = game_var_kinds(self.cs)
+        for tree, _ in trees(self.cs):
+            self.kind_of = TreeKinds(tree, game_vars).kind  # what the tree's locals and the game's variables hold
+            for node in n.walk(tree):
+                self.node(node, signals)
+        self.kind_of = kind_of
         self.triggers(signals)
         if self.cs.heuristic is not None:
             self.expect(self.cs.heuristic, {"zone", "players", "player", "list", "text", "nothing"},
                         "the heuristic must give a number, got {got}: {text}",
                         "e.g. points of you - max_of(opponents, points of it); count(ZONE) for a zone")
         return self.problems
+
+    def node(self, node: Any, signals: set[str]) -> None:
+        if isinstance(node, n.Call):
+            self.call(node)
+        elif isinstance(node, n.Compare) and node.op in ("==", "!="):
+            self.equals(node.left, node.right)
+            self.equals(node.right, node.left)
+        elif isinstance(node, (n.Signal, n.AnswerOption)):
+            signals.add(node.event)
+        self.kinds(node)
 
     def triggers(self, signals: set[str]) -> None:
         """A card ability answering ('on:') an event that no effect signals."""
@@ -115,9 +124,9 @@ class _References:
         if isinstance(a, n.Call) and a.func == "option" and a.args and text_of(a.args[0]) in self.cs.options:
             spec = self.cs.options[text_of(a.args[0])]  # type: ignore[index]
             if spec.choices is not None and isinstance(b, n.Literal) and value not in spec.choices:
-                choices = ", ".join(repr(c) for c in spec.choices)
+                choices = ", ".join(yaml_words(c) for c in spec.choices)
                 guessed = guess(str(value), [str(c) for c in spec.choices])
-                self.problem(b.span, f"option '{spec.name}' has no choice {value!r}",
+                self.problem(b.span, f"option '{spec.name}' has no choice {yaml_words(value)}",
                              f"did you mean '{guessed}'?" if guessed else f"its choices: {choices}", "unknown-name")
         elif isinstance(a, n.Builtin) and a.name == "phase" and isinstance(value, str) and value not in self.phases:
             self.problem(b.span, f"unknown phase '{value}'",
@@ -129,7 +138,7 @@ class _References:
 
     # ---- kinds
     def expect(self, e: Any, bad: set[str], message: str, hint: str | None = None) -> None:
-        kind = kind_of(e)
+        kind = self.kind_of(e)
         if kind in bad:
             self.problem(e.span, message.format(got=KIND_WORDS[kind], text=shorten(render_expr(e))),
                          hint or _KIND_HINTS.get(kind), "kind")
@@ -141,10 +150,10 @@ class _References:
                 for side in (node.left, node.right):
                     self.expect(side, not_number, f"'{node.op}' needs numbers, got {{got}}: {{text}}")
             else:
-                left, right = kind_of(node.left), kind_of(node.right)
+                left, right = self.kind_of(node.left), self.kind_of(node.right)
                 if "number" in (left, right):
                     other = node.right if left == "number" else node.left
-                    self.expect(other, {"zone", "players", "truth"}, "'+' adds numbers, got {got}: {text}")
+                    self.expect(other, {"zone", "players", "list", "truth"}, "'+' adds numbers, got {got}: {text}")
         elif isinstance(node, n.Compare) and node.op in ("<", "<=", ">", ">="):
             for side in (node.left, node.right):
                 self.expect(side, {"zone", "players", "list", "truth"}, f"'{node.op}' compares numbers, got {{got}}: {{text}}")
@@ -157,7 +166,9 @@ class _References:
         elif isinstance(node, n.Choose) and node.count is not None:
             self.expect(node.count, not_number, "how many to choose must be a number, got {got}: {text}")
         elif isinstance(node, n.Move):
-            self.expect(node.cards, {"number", "truth", "text"}, "'move' needs cards or a zone, got {got}: {text}")
+            self.expect(node.cards, {"number", "truth", "text"}, "'move' needs cards or a zone, got {got}: {text}",
+                        "a text is not a zone: name the zone itself, e.g. 'table' or 'hand of you'"
+                        if self.kind_of(node.cards) == "text" else None)
         elif isinstance(node, n.ForEach):
             self.expect(node.items, {"number", "truth"}, "'for each' needs a collection, got {got}: {text}",
                         "to do something N times, write 'repeat N { ... }'")

@@ -86,6 +86,8 @@ def _counted(tree: Any, cs: "Cardset", hidden: set[str]) -> frozenset[str]:
             lets[node.name] = lets.get(node.name, True) and _public_count(node.value, cs, hidden)
         elif isinstance(node, (n.Choose, n.ForEach, n.DynamicOption, n.SetVar)):
             lets[node.name if isinstance(node, n.SetVar) else node.var] = False
+        elif isinstance(node, n.CallProc) and node.result is not None:  # what a procedure returns
+            lets[node.result] = False
     return frozenset(name for name, public in lets.items() if public)
 
 

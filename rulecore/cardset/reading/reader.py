@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._resources import builtin_cardsets, builtin_path
-from ...errors import CardsetError, Problem, Span, doc_ref
+from ...errors import CardsetError, Problem, Span, doc_ref, yaml_words
 from .document import Document, Sources
 from .files import Files, read_text_file, refused
 from .locate import locate_cardset
@@ -112,7 +112,7 @@ def _extend(vdata: dict[Any, Any], vsrc: Sources, file: str, chain: tuple[Any, .
     remove = vdata.pop("remove", None)
     at = vsrc.span(("extends",))
     if not isinstance(base_name, str) or not base_name.strip():
-        raise CardsetError([Problem(f"'extends' must name a cardset, got {base_name!r}", at,
+        raise CardsetError([Problem(f"'extends' must name a cardset, got {yaml_words(base_name)}", at,
                                     "a built-in name or a path relative to this file", "type")])
     here = _identity(file)
     chain = chain + (here,)

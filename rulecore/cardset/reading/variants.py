@@ -21,7 +21,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from ...errors import Problem
+from ...errors import Problem, yaml_words
 from ..schema import REMOVABLE
 from .document import Sources
 
@@ -165,7 +165,7 @@ def _remove(bdata: dict[Any, Any], remove: Any, merged: Sources, vsrc: Sources, 
             continue
         for i, entry in enumerate(names):
             if not isinstance(entry, str) or not entry or any(not part for part in entry.split(".")):
-                problem((section, i), f"'remove: {section}' holds {entry!r}, which is not a name",
+                problem((section, i), f"'remove: {section}' holds {yaml_words(entry)}, which is not a name",
                         "write a name, or NAME.KEY to remove one key of an entry", "type")
                 continue
             found = _locate(bdata, section, entry.split("."))

@@ -294,9 +294,10 @@ class ExpressionWriter(Writer):
             w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
             w.line(f"    {t} = {a} + {b}")
             w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
-            w.line(f"elif type({a}) is str and type({b}) is int:")  # a text and a number: the number as text
+            # a text and a number: the number as text (a zone's key and a number: _binop_slow says no)
+            w.line(f"elif type({a}) is str and type({b}) is int and {a} not in S.zones:")
             w.line(f"    {t} = {a} + str({b})")
-            w.line(f"elif type({a}) is int and type({b}) is str:")
+            w.line(f"elif type({a}) is int and type({b}) is str and {b} not in S.zones:")
             w.line(f"    {t} = str({a}) + {b}")
         w.line("else:")
         w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")

@@ -92,7 +92,19 @@ class FrameWriter(StatementWriter, ChoiceWriter):
             for param, arg in zip(proc.params, stmt.args):
                 value = self.ex(arg, sc)
                 w.line(f"{env}[{param!r}] = {value}")
+            if stmt.result is None:
+                self.enter(proc.body, env)
+                return
+            # 'let x = call ...': the call's frame waits under the body, as the interpreter's h_call
+            w.line(f'{env}["$returns"] = True')
+            waiting = self.tmp()
+            w.line(f"{waiting} = ({self.node_const(stmt)}, 1, None, E)")
+            w.line(f"stack.append({waiting})")
+            self.count_frame()
             self.enter(proc.body, env)
+            w.line(f"if S.asking is None and stack and stack[-1] is {waiting}:")  # ended without 'return'
+            w.line(f"    E[{stmt.result!r}] = None")
+            w.line("    stack.pop()")
         elif kind is n.If:
             opened = 0
             for cond, branch in stmt.branches:

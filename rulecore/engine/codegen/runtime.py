@@ -61,6 +61,10 @@ def binop_slow(ctx: Any, node: Any, a: Any, b: Any, left_kind: str | None, right
             if len(joined) > MAX_BUILT:
                 raise located(node, f"'+' would make a collection of more than {MAX_BUILT:,} items")
             return joined
+        if (a_cards and type(b) is int) or (b_cards and type(a) is int):  # a zone's key is no text to join to
+            cards, number = (a, b) if a_cards else (b, a)
+            what = f"the zone '{cards}'" if type(cards) is str else describe_value(cards)
+            raise located(node, f"'+' cannot add a number ({number}) and {what}: a zone's cards are no number")
         if type(a) is str or type(b) is str:
             text = _text(ctx, a, left_kind) + _text(ctx, b, right_kind)
             if len(text) > MAX_TEXT:

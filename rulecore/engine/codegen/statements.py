@@ -111,6 +111,8 @@ class StatementWriter(ExpressionWriter):
             w.line(f"{env}[{param!r}] = {value}")
         w.line(f"{self.block_function(proc.body)}(state, {env})")
         w.line("ctx.env = E")
+        if node.result is not None:  # a body that never pauses has no 'return' (it pauses): none
+            w.line(f"E[{node.result!r}] = None")
 
     def block_function(self, block: Any) -> str:
         """The name of a generated run function for a whole block that never pauses (written once)."""

@@ -66,6 +66,10 @@ class Reach:
                     self._bind(r, node.var, (r, node.source))
                 elif t in (n.Simultaneously, n.InAnyOrder):
                     self._bind(r, node.var, None)
+                elif t is n.CallProc and node.result is not None and node.name in proc_root:
+                    for ret in walk(cardset.procedures[node.name].body):  # 'let x = call p()': what p returns
+                        if type(ret) is n.Return and ret.value is not None:
+                            self._bind(r, node.result, (proc_root[node.name], ret.value))
                 elif t is n.SetVar:
                     self.var_binds.setdefault(node.name, []).append((r, node.value))
                 elif t is n.CallProc and node.name in proc_root:

@@ -143,14 +143,39 @@ def h_break(state: "State", frame: Frame) -> None:
 
 
 def h_call(state: "State", frame: Frame) -> None:
-    node, _, _, env = frame
+    """``call p(...)``: the frame becomes the body's.  ``let x = call p(...)`` keeps its frame under
+    the body (pc 1) for the result: ``h_return`` binds it there, and a body that ends without one
+    comes back to it here (``x`` is none)."""
+    node, pc, _, env = frame
+    if pc == 1:  # the body ended without 'return'
+        env[node.result] = None
+        state.stack.pop()
+        return
     proc = state.rules.cardset.procedures[node.name]
     new_env = {"$you": env.get("$you"), "$this": env.get("$this")}
     if "$by" in env:  # a procedure called from an option's body acts for that option's chooser
         new_env["$by"] = env["$by"]
     for param, arg in zip(proc.params, node.args):
         new_env[param] = ev(state, arg, env)
-    state.stack[-1] = (proc.body, 0, None, new_env)
+    if node.result is None:
+        state.stack[-1] = (proc.body, 0, None, new_env)
+        return
+    new_env["$returns"] = True  # 'return' hands its value to the call's frame below the body
+    state.stack[-1] = (node, 1, None, env)
+    state.stack.append((proc.body, 0, None, new_env))
+
+
+def h_return(state: "State", frame: Frame) -> None:
+    """``return [EXPR]``: drop every frame of the running procedure (they all share its locals);
+    when a ``let x = call ...`` waits below them, bind ``x`` to the value there."""
+    node, _, _, env = frame
+    value = ev(state, node.value, env) if node.value is not None else None
+    stack = state.stack
+    while stack and stack[-1][3] is env:
+        unwind(stack.pop())
+    if env.get("$returns") and stack and type(stack[-1][0]) is n.CallProc and stack[-1][1] == 1:
+        call, _, _, caller_env = stack.pop()
+        caller_env[call.result] = value
 
 
 def h_use(state: "State", frame: Frame) -> None:

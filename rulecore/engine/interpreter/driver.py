@@ -102,6 +102,7 @@ HANDLERS: dict[type, Callable[["State", Frame], None]] = {
     n.Repeat: control.h_repeat,
     n.Break: control.h_break,
     n.CallProc: control.h_call,
+    n.Return: control.h_return,
     n.UseAbility: control.h_use,
     n.Phase: control.h_phase,
     n.Rounds: control.h_rounds,
