@@ -205,7 +205,8 @@ class State:
         expr = self.rules.cardset.heuristic
         if expr is None:
             return 0.0
-        value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
+        self.steps = 0  # a budget of its own (see Game.step_limit)
+        value = self.rules.evaluate(expr, Ctx(self, {"$you": player, "$this": None}))
         if type(value) not in (int, bool):
             raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
                             getattr(expr, "span", None))
@@ -523,7 +524,7 @@ class State:
         self.terminal = True
         self.asking = None
         rules = self.rules
-        winners = rules.fn(rules.cardset.winners)(Ctx(self, {"$you": None, "$this": None}))
+        winners = rules.evaluate(rules.cardset.winners, Ctx(self, {"$you": None, "$this": None}))
         if type(winners) is int:
             winners = (winners,)
         self.winners = tuple(winners or ())
