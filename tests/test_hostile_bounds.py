@@ -130,6 +130,46 @@ def test_legal_games_take_the_same_course_under_counting(tiny) -> None:
     assert tiny.says(state) == ["3", "25", "6"]
 
 
+# --------------------------------------------------------------------------- item 2: sizes in bytes
+
+
+FAMILY = """families:
+  f:
+    each:
+      p0: [a, b]
+    id: "@id@"
+    name: "@name@"
+"""
+
+
+@pytest.mark.parametrize("key, template", [
+    ("name", "{p0:>1000000000}"), ("id", "x{p0:0>500000000}"), ("name", "{p0!r}{p0:{p0}}"), ("name", "{p0.real}"),
+    ("name", "{p0[0]}"), ("id", "{0}"), ("id", "{}"),
+])
+def test_a_family_template_takes_only_property_names(tiny, key: str, template: str) -> None:
+    """families: templates fill in {property} only: a format spec, conversion, index or nested field is
+    a located load problem with a hint, refused before anything is built."""
+    fields = {"id": "f_{p0}", "name": "F {p0}", key: template}
+    text = tiny.text("say 1") + FAMILY.replace("@id@", fields["id"]).replace("@name@", fields["name"])
+    tracemalloc.start()
+    try:
+        with pytest.raises(rulecore.CardsetError) as err:
+            load_cardset_text(text, "inline.yaml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    problems = [p for p in err.value.problems if p.code == "template"]
+    assert len(problems) == 1 and problems[0].span.line > 0 and "takes only {property}" in problems[0].message
+    assert "{property}" in problems[0].hint and peak < 50_000_000
+
+
+def test_a_family_template_with_properties_fills_them_in(tiny) -> None:
+    """{property} and {{ }} still work as before."""
+    text = tiny.text("say 1") + FAMILY.replace("@id@", "f_{p0}").replace("@name@", "F {{{p0}}} {family}")
+    cs = load_cardset_text(text, "inline.yaml")
+    assert cs.cards["f_a"].name == "F {a} f"
+
+
 # --------------------------------------------------------------------------- item 4: Python's own limits
 
 
