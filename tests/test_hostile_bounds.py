@@ -184,6 +184,25 @@ def test_usable_leading_back_to_itself_in_winners_is_a_rule_error(tiny, way) -> 
     assert err.value.span is not None and err.value.span.line > 0
 
 
+@pytest.mark.parametrize("count", [70, 4100])
+def test_choose_number_from_many_values_has_stable_ids(tiny, count: int) -> None:
+    """choose number from [100, ..., 100+count-1] (numbers the id vocabulary has no word for): every
+    option is reached by its own sequence of ids (two 'other' digits past 64 options, three past 4,096)."""
+    values = ", ".join(str(100 + i) for i in range(count))
+    game = tiny.game(f'let pick = choose number from [{values}] by 0 "Pick"\nsay pick')
+    state = game.new_game(0)
+    codec = game.action_codec
+    for pick in (0, 63, 64, 69, count - 1):
+        s = state.clone()
+        while not s.is_terminal():
+            ids = s.legal_action_ids()
+            assert len(ids) <= 64
+            # the id whose options still hold the one wanted (option ``pick`` of the question)
+            s.apply_id(next(i for i in ids if pick in codec._walk(codec.paths(s), s.picking + (i,))[0]))
+        assert tiny.says(s) == [str(100 + pick)]
+    assert all(len(codec.keys[i]) == 2 for i in state.legal_action_ids())
+
+
 # --------------------------------------------------------------------------- item 5: built-ins in words
 
 
