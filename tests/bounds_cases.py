@@ -41,3 +41,29 @@ def many_cards(count: int, indent: str = "") -> str:
 def chain_cards(count: int) -> str:
     """``count`` card types that all share property g (entries under cards:): chain() has to look at every pair."""
     return "\n".join(f"k{i}: {{count: 1, props: {{g: 1}}}}" for i in range(count))
+
+
+def nested_loops(depth: int) -> str:
+    """``depth`` repeats inside one another around 'say 1'."""
+    body = "say 1"
+    for _ in range(depth):
+        body = f"repeat 1 {{ {body} }}"
+    return body
+
+
+def nested_ifs(depth: int) -> str:
+    """``depth`` ifs inside one another around 'say 1'."""
+    body = "say 1"
+    for _ in range(depth):
+        body = f"if true {{ {body} }}"
+    return body
+
+
+def elifs(count: int) -> str:
+    """An if with ``count`` elifs, the else taken: 'say 1'."""
+    return "if false { say 0 }" + "".join(f" elif false {{ say {i} }}" for i in range(count)) + " else { say 1 }"
+
+
+def nested_ands(depth: int, op: str = "and") -> str:
+    """true and (true and (... )), ``depth`` deep."""
+    return "(true " + f"{op} (true " * depth + ")" * (depth + 1)

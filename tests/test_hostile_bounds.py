@@ -13,7 +13,8 @@ from rulecore.cli.validate import validate_file
 from rulecore.engine.codegen.expressions import ExpressionWriter
 
 from bounds_cases import (
-    PYTHON_WORDS, chain_cards, many_cards, nested_sum, nested_where, user_functions,
+    PYTHON_WORDS, chain_cards, elifs, many_cards, nested_ands, nested_ifs, nested_loops, nested_sum, nested_where,
+    user_functions,
 )
 
 
@@ -171,6 +172,27 @@ def test_a_family_template_with_properties_fills_them_in(tiny) -> None:
 
 
 # --------------------------------------------------------------------------- item 4: Python's own limits
+
+
+DEEP = {  # the effect text, and what it says last
+    "21 loops": (nested_loops(21), "1"), "60 loops": (nested_loops(60), "1"), "98 ifs": (nested_ifs(98), "1"),
+    "97 elifs": (elifs(97), "1"), "99-deep and": (f"say {nested_ands(99)}", "true"),
+    "99-deep or": (f"say {nested_ands(99, 'or')}", "true"),
+    "where 25 deep in 15 loops": (nested_loops(15).replace(
+        "say 1", f"say count({nested_where(25).replace('deck', 'top(deck, 1)')})"), "0"),
+    "98 ifs around a choice": (nested_ifs(98).replace("say 1", 'let c = choose card from deck by 0 "Pick"\nsay 1'), "1"),
+}
+
+
+@pytest.mark.parametrize("name", list(DEEP))
+def test_effects_nested_deeper_than_python_allows_run(tiny, way, name: str) -> None:
+    """Loops, ifs, elifs and and/or nested past Python's limits (20 blocks, 100 indentation levels)
+    run as the interpreter's frames and closures where generated code would not compile: same result."""
+    body, said = DEEP[name]
+    state = tiny.game(body).new_game(0)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert tiny.says(state)[-1] == said
 
 
 def test_usable_leading_back_to_itself_in_winners_is_a_rule_error(tiny, way) -> None:

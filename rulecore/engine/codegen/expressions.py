@@ -19,6 +19,7 @@ from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS
 from ...lang.kinds import static_kind
 from ...lang.nodes import walk
+from .nesting import MAX_EXPRESSION, nesting
 from .writer import Lines, Scope, Writer, effect_scope, is_local
 
 _SIMPLE_LITERALS = (int, str, bool, type(None))
@@ -101,6 +102,8 @@ class ExpressionWriter(Writer):
         saved = self.w.span
         self.w.span = getattr(node, "span", saved)
         try:
+            if method is not None and nesting(node, self.compiler.nests) > MAX_EXPRESSION:
+                method = None  # its code would nest deeper than Python allows: its closure (see ``nesting``)
             if method is None:  # not known here: the closure compiler's function, called with ctx
                 fn = self.const("F", id(node), self.compiler.closure(node))
                 plain = sc.it is None and sc.params is None and not sc.names

@@ -23,6 +23,7 @@ from typing import Any
 
 from ...lang import nodes as n
 from .choices import ChoiceWriter
+from .nesting import MAX_STATEMENT
 from .statements import StatementWriter
 from .writer import Scope, effect_scope
 
@@ -93,6 +94,8 @@ class FrameWriter(StatementWriter, ChoiceWriter):
                 value = self.ex(arg, sc)
                 w.line(f"{env}[{param!r}] = {value}")
             self.enter(proc.body, env)
+        elif kind is n.If and len(stmt.branches) > MAX_STATEMENT:
+            self.drive(stmt)  # each elif would nest one level deeper: the interpreter picks the branch
         elif kind is n.If:
             opened = 0
             for cond, branch in stmt.branches:
