@@ -171,6 +171,33 @@ def test_a_family_template_with_properties_fills_them_in(tiny) -> None:
     assert cs.cards["f_a"].name == "F {a} f"
 
 
+def test_texts_said_are_bounded_in_bytes(tiny, way) -> None:
+    """3,000 'say' of distinct 512K texts would keep 1.5 GB in the log: a text said is at most 10,000
+    bytes (counted in UTF-8: 4,096 four-byte characters are 16,384 bytes), a located RuleError past it."""
+    body = 'let s = "ab"\nrepeat 18 { let s = s + s }\nrepeat 3000 { say s + round }'
+    with pytest.raises(rulecore.RuleError, match="a text said is at most 10,000 bytes") as err:
+        tiny.run(body)
+    assert err.value.span is not None and err.value.span.line > 0
+    with pytest.raises(rulecore.RuleError, match="16,384 bytes"):
+        tiny.run('let s = "\U0001F600"\nrepeat 12 { let s = s + s }\nsay s')
+    assert tiny.says(tiny.run('let s = "ab"\nrepeat 12 { let s = s + s }\nsay s'))[0] == "ab" * 4096
+
+
+@pytest.mark.parametrize("target", ["card c", "player 0"])
+def test_marks_are_bounded_in_bytes_and_number(tiny, way, target: str) -> None:
+    """A mark is at most 200 bytes and a card or player holds at most 32 marks (512K marks on every card
+    took 1.3 GB): a located RuleError; the same mark again, or after an unmark, is fine."""
+    pre = "let c = first(deck)\n"
+    with pytest.raises(rulecore.RuleError, match="a mark is at most 200 bytes") as err:
+        tiny.run(pre + f'let s = "ab"\nrepeat 7 {{ let s = s + s }}\nmark {target} as s')
+    assert err.value.span is not None and err.value.span.line > 0
+    with pytest.raises(rulecore.RuleError, match="holds at most 32 marks"):
+        tiny.run(pre + f'let i = 0\nwhile i < 1000 {{ mark {target} as "m" + i\nlet i = i + 1 }}')
+    state = tiny.run(pre + f'let i = 0\nwhile i < 1000 {{ mark {target} as "m" + i\nmark {target} as "m" + i\n'
+                     f'unmark {target} as "m" + i\nlet i = i + 1 }}\nsay 1')
+    assert tiny.says(state)[-1] == "1"
+
+
 # --------------------------------------------------------------------------- item 4: Python's own limits
 
 

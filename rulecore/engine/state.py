@@ -31,6 +31,7 @@ from . import resample as _resample
 from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
+from ..lang.work import check_mark
 from .interpreter import driver
 from .interpreter.decisions import Decision, Option
 from .interpreter.frames import Ctx, actor, ev
@@ -469,6 +470,8 @@ class State:
 
     def mark_card(self, card: int, mark: str, remove: bool) -> None:
         marks = self.marks.get(card, ())
+        if not remove:
+            check_mark(mark, marks, "a card")
         if remove:
             if mark in marks:
                 rest = tuple(m for m in marks if m != mark)
@@ -483,6 +486,8 @@ class State:
         marks = self.player_marks[player]
         if (mark in marks) != remove:
             return  # nothing changes, so nothing is logged
+        if not remove:
+            check_mark(mark, marks, "a player")
         if remove:
             self.player_marks[player] = tuple(m for m in marks if m != mark)
         else:

@@ -13,6 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 
+MAX_SAID = 10_000  # bytes (UTF-8) of one text a 'say' writes into the event log
+MAX_MARK = 200  # bytes (UTF-8) of one mark
+MAX_MARKS = 32  # marks one card or one player holds at once
+
+
+def text_bytes(text: str) -> int:
+    """The size of a text in bytes (UTF-8; a lone surrogate counts as 3)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 class TooMuchWork(ValueError):
     """A built-in went past the step budget; the call that raised it turns it into a located ``RuleError``."""
 
@@ -115,3 +125,12 @@ def text_of(fname: str, value: Any, what: str) -> str:
     if type(value) is not str:
         raise Unfit(f"{fname}() needs a text as {what}, got {describe_value(value)}")
     return value
+
+
+def check_mark(mark: str, marks: tuple[str, ...], holder: str) -> None:
+    """A mark may join ``marks``: at most ``MAX_MARK`` bytes, and at most ``MAX_MARKS`` on one holder
+    (an ``Unfit``, located at the 'mark' statement by whoever runs it)."""
+    if text_bytes(mark) > MAX_MARK:
+        raise Unfit(f"a mark is at most {MAX_MARK} bytes (this one has {text_bytes(mark):,})")
+    if len(marks) >= MAX_MARKS and mark not in marks:
+        raise Unfit(f"{holder} holds at most {MAX_MARKS} marks at once (remove some with 'unmark')")
