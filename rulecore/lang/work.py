@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 
+PER_ITEM_CALL = 10  # steps a call of a per-item function (sum, lowest, sorted, ...) counts, besides one per item:
+# it costs about as much as ten rounds of a loop, so the budget stops it in about the same time
 MAX_SAID = 10_000  # bytes (UTF-8) of one text a 'say' writes into the event log
 MAX_MARK = 200  # bytes (UTF-8) of one mark
 MAX_MARKS = 32  # marks one card or one player holds at once

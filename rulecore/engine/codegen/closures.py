@@ -17,6 +17,7 @@ from ...errors import RuleError
 from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS, describe_value, items_of
 from ...lang.kinds import static_kind
+from ...lang.work import PER_ITEM_CALL
 from .runtime import MISSING, binop_slow, call_error, can_pass, located, spend
 
 Fn = Callable[[Any], Any]  # a compiled expression: ctx -> its value
@@ -308,7 +309,7 @@ class Closures:
 
                 try:
                     items = items_of(ctx, coll(ctx))
-                    spend(node, ctx.state, 1 + len(items))
+                    spend(node, ctx.state, PER_ITEM_CALL + len(items))
                     return impl(ctx, items, keyfn)
                 except TypeError as exc:
                     raise call_error(node, (), exc) from None

@@ -18,6 +18,7 @@ from typing import Any
 from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS
 from ...lang.kinds import static_kind
+from ...lang.work import PER_ITEM_CALL
 from ...lang.nodes import walk
 from .nesting import MAX_EXPRESSION, nesting
 from .writer import Lines, Scope, Writer, effect_scope, is_local
@@ -391,7 +392,7 @@ class ExpressionWriter(Writer):
             items = self.tmp()
             w.line("try:")
             w.line(f"    {items} = _items_of(ctx, {coll})")
-            w.line(f"    _spend({nc}, S, 1 + len({items}))")  # each item visited is a step
+            w.line(f"    _spend({nc}, S, {PER_ITEM_CALL} + len({items}))")  # each item visited is a step
             w.line(f"    {t} = {impl}(ctx, {items}, {key})")
             w.line("except TypeError as exc:")
             w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
