@@ -207,7 +207,7 @@ def test_owner_of_a_card_is_refused_at_load_and_at_run_time(tiny) -> None:
     text = tiny.text("let c = choose card from deck by 0\nsay owner(c)")
     assert _errors(text) == [("owner() needs a zone, got a card",
                               "owner(zone_of(c)) is the player whose zone holds card c")]
-    with pytest.raises(rulecore.RuleError, match=r"owner\(\) cannot use a number \(0\): owner\(\) needs a zone"):
+    with pytest.raises(rulecore.RuleError, match=r"owner\(\) needs a zone, got a number \(0\)"):
         tiny.run("let xs = cards(deck)\nsay owner(item(xs, 0))")
 
 

@@ -112,7 +112,7 @@ class Game:
         self.action_limit = action_limit  # actions in one game: apply refuses more, load_state a longer history
         self.event_limit = event_limit  # entries of the event log; the last one then says it is full
         self.player_names = check_player_names(player_names, players, cardset)  # None: "Player 0", "Player 1", ...
-        self.rules = Rules(cardset, players, self.options, self.player_names)
+        self.rules = Rules(cardset, players, self.options, self.player_names, step_limit)
         self._fingerprint: str | None = None
         self._codec: ActionCodec | None = None
         self._observer: Observer | CompactObserver | None = None

@@ -9,7 +9,8 @@ from typing import Any, Iterable, Mapping
 
 from ..cardset.model import Cardset
 from ..lang import nodes as n
-from ..lang.functions import Unfit, describe_value
+from ..errors import RuleError
+from ..lang.functions import Unfit, describe_value, in_words, spend
 from ..lang.nodes import children, walk
 from .codegen.compiler import Compiler
 from .interpreter.driver import MACHINE
@@ -20,12 +21,18 @@ from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
 
 
 class _NoState:
-    """Stands in for a state while card inclusion is decided, before any state exists."""
+    """Stands in for a state while card inclusion is decided, before any state exists: its
+    ``include_if`` conditions together get one run's step budget (``steps`` against ``game.step_limit``)."""
 
     round = 0
     turn_player = None
     phase = None
     zones: dict[str, list[int]] = {}
+
+    def __init__(self, step_limit: int) -> None:
+        self.steps = 0
+        self.game = self  # what the budget reads: state.game.step_limit
+        self.step_limit = step_limit
 
 
 class Rules:
@@ -36,7 +43,7 @@ class Rules:
     decline_label = "Decline"
 
     def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any],
-                 player_names: tuple[str, ...] | None = None):
+                 player_names: tuple[str, ...] | None = None, step_limit: int = 1_000_000):
         self.cardset = cardset
         self.player_names = player_names  # shown for the seats in labels and events; None: "Player N"
         self.players = players
@@ -77,12 +84,12 @@ class Rules:
         # card instances
         types: list[str] = []
         ctx = Ctx.__new__(Ctx)
-        ctx.state = _NoState()  # type: ignore[assignment]
+        ctx.state = _NoState(step_limit)  # type: ignore[assignment]
         ctx.rules = self  # type: ignore[assignment]
         ctx.env = {"$you": None, "$this": None}
         ctx.memo = None
         for cid, card in cardset.cards.items():
-            if card.include_if is not None and not self.fn(card.include_if)(ctx):
+            if card.include_if is not None and not self.evaluate(card.include_if, ctx):
                 continue
             types.extend([cid] * card.count)
         self.instance_type: tuple[str, ...] = tuple(types)
@@ -170,7 +177,24 @@ class Rules:
             return True
         you = user[0] if user else ctx.env.get("$you")
         sub = Ctx(ctx.state, {"$you": you, "$this": card})
+        spend(ctx, 1)  # asking a 'when' is a step, like a call of a function
         return bool(self.fn(a.when)(sub))
+
+    def evaluate(self, expr: Any, ctx: Any) -> Any:
+        """The value of a root expression that no statement runs (``include_if``, ``end.winners``,
+        the heuristic): what Python raises on the way (a ``usable()`` whose ``when`` leads back to
+        itself goes past Python's recursion limit) becomes a ``RuleError`` at the effect text."""
+        try:
+            return self.fn(expr)(ctx)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            generated = getattr(self, "generated", None)  # not yet while include_if is worked out
+            span = generated.span_of_traceback(exc.__traceback__) if generated is not None else None
+            words = in_words(exc)
+            if isinstance(exc, RecursionError):
+                words += " (does a 'when' lead back to itself through usable()?)"
+            raise RuleError(f"cannot work this out: {words}", span or getattr(expr, "span", None)) from None
 
     # ---- labels
     def player_label(self, player: Any) -> str:

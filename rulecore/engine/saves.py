@@ -1,12 +1,12 @@
-"""Saving and loading a state: ``to_json`` writes everything there is, ``state_from_json`` reads
-it back.
+"""Copying, saving and loading a state: ``clone`` copies it in memory, ``to_json`` writes everything
+there is, ``state_from_json`` reads it back.
 
 A save is JSON (format ``rulecore-state/1``): the zones, counters, variables, the interpreter's
 frames and their locals, the pending decision, the history and the event log.  Saves may come
 from strangers, so reading checks every field (``_Reader``): each value that does not fit is a
 ``StateError`` naming its place in the JSON, what it must be and what it is, never a Python
 exception; and unless the caller trusts the save, its history is replayed from its seed and must
-give the saved state exactly.  ``State`` takes ``to_json`` as its method; ``Game.load_state``
+give the saved state exactly.  ``State`` takes ``clone`` and ``to_json`` as its methods; ``Game.load_state``
 calls ``state_from_json``.
 """
 
@@ -16,6 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import knowledge
+from .interpreter.frames import Ctx
 from .rng import Rng
 from ..errors import IllegalActionError, RuleError, StateError
 
@@ -24,6 +25,64 @@ if TYPE_CHECKING:
     from .state import State
 
 FORMAT = "rulecore-state/1"
+
+
+def clone(state: "State") -> "State":
+    """``State.clone``: an independent copy (cheap: card data is shared, not copied)."""
+    new = type(state).__new__(type(state))
+    new.game = state.game
+    new.rules = state.rules
+    new.record_events = state.record_events
+    new.ctx = Ctx(new, {})
+    new.seed = state.seed
+    new.rng = state.rng.copy()
+    # zones and counters are shared, copied on write: neither state owns any list now
+    new.zones = state.zones.copy()
+    new.owned_zones = set()
+    state.owned_zones = set()
+    new.where = state.where[:]
+    new.counters = state.counters.copy()
+    new.owned_counters = set()
+    state.owned_counters = set()
+    new.vars = dict(state.vars)
+    new.round = state.round
+    new.phase = state.phase
+    new.turn_player = state.turn_player
+    new.turns = state.turns
+    new.extra_turns = state.extra_turns[:]
+    new.revealed = set(state.revealed)
+    new.faceup = set(state.faceup)
+    new.facedown = set(state.facedown)
+    envs: dict[int, dict] = {}
+    stack = []
+    for node, pc, data, env in state.stack:
+        copy = envs.get(id(env))
+        if copy is None:
+            copy = envs[id(env)] = env.copy()
+        stack.append((node, pc, data, copy))
+    new.stack = stack
+    new.asking = state.asking
+    new.pending_values = state.pending_values
+    new.picking = state.picking
+    new.history = state.history[:]
+    new.log = state.log[:] if state.log else []  # empty when events are off
+    new.terminal = state.terminal
+    new.round_log = state.round_log[:]
+    new.winners = state.winners
+    new.uses = state.uses.copy()  # its lists are replaced, never changed (count_use)
+    new.arranged = state.arranged
+    new.marks = dict(state.marks)
+    new.player_marks = state.player_marks[:]
+    new.sealing = state.sealing
+    new.sealed_cards = dict(state.sealed_cards)
+    # classes are shared, copied on write (knowledge.writable): neither state owns any now
+    new.classes = state.classes[:]
+    new.class_links = state.class_links[:]
+    new.owned_classes = state.owned_classes = 0
+    new.class_seq = state.class_seq
+    new.loose = state.loose  # replaced, never changed, once shared (knowledge.settle)
+    new.notes = state.notes  # tuples: never changed
+    return new
 
 
 def to_json(state: "State") -> str:

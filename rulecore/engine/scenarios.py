@@ -166,6 +166,7 @@ def refresh_locals(state: "State", node: Any, env: dict) -> None:
             needed.discard(let.name)
             needed |= _reads(let.value)
             redo.append(let)
+    state.steps = 0  # the values worked out again get one run's step budget
     for let in reversed(redo):
         env[let.name] = ev(state, let.value, env)
 

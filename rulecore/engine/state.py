@@ -31,6 +31,7 @@ from . import resample as _resample
 from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
+from ..lang.work import check_mark
 from .interpreter import driver
 from .interpreter.decisions import Decision, Option
 from .interpreter.frames import Ctx, actor, ev
@@ -224,7 +225,8 @@ class State:
         expr = self.rules.cardset.heuristic
         if expr is None:
             return 0.0
-        value = self.rules.fn(expr)(Ctx(self, {"$you": player, "$this": None}))
+        self.steps = 0  # a budget of its own (see Game.step_limit)
+        value = self.rules.evaluate(expr, Ctx(self, {"$you": player, "$this": None}))
         if type(value) not in (int, bool):
             raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
                             getattr(expr, "span", None))
@@ -251,63 +253,8 @@ class State:
     emit = eventlog.emit
     _record = eventlog.record
 
-    # ------------------------------------------------------------------ copies
-    def clone(self) -> "State":
-        """An independent copy (cheap: card data is shared, not copied)."""
-        new = State.__new__(State)
-        new.game = self.game
-        new.rules = self.rules
-        new.record_events = self.record_events
-        new.ctx = Ctx(new, {})
-        new.seed = self.seed
-        new.rng = self.rng.copy()
-        # zones and counters are shared, copied on write: neither state owns any list now
-        new.zones = self.zones.copy()
-        new.owned_zones = set()
-        self.owned_zones = set()
-        new.where = self.where[:]
-        new.counters = self.counters.copy()
-        new.owned_counters = set()
-        self.owned_counters = set()
-        new.vars = dict(self.vars)
-        new.round = self.round
-        new.phase = self.phase
-        new.turn_player = self.turn_player
-        new.turns = self.turns
-        new.extra_turns = self.extra_turns[:]
-        new.revealed = set(self.revealed)
-        new.faceup = set(self.faceup)
-        new.facedown = set(self.facedown)
-        envs: dict[int, dict] = {}
-        stack = []
-        for node, pc, data, env in self.stack:
-            copy = envs.get(id(env))
-            if copy is None:
-                copy = envs[id(env)] = env.copy()
-            stack.append((node, pc, data, copy))
-        new.stack = stack
-        new.asking = self.asking
-        new.pending_values = self.pending_values
-        new.picking = self.picking
-        new.history = self.history[:]
-        new.log = self.log[:] if self.log else []  # empty when events are off
-        new.terminal = self.terminal
-        new.round_log = self.round_log[:]
-        new.winners = self.winners
-        new.uses = self.uses.copy()  # its lists are replaced, never changed (count_use)
-        new.arranged = self.arranged
-        new.marks = dict(self.marks)
-        new.player_marks = self.player_marks[:]
-        new.sealing = self.sealing
-        new.sealed_cards = dict(self.sealed_cards)
-        # classes are shared, copied on write (knowledge.writable): neither state owns any now
-        new.classes = self.classes[:]
-        new.class_links = self.class_links[:]
-        new.owned_classes = self.owned_classes = 0
-        new.class_seq = self.class_seq
-        new.loose = self.loose  # replaced, never changed, once shared (knowledge.settle)
-        new.notes = self.notes  # tuples: never changed
-        return new
+    # ------------------------------------------------------------------ copies (saves.py)
+    clone = saves.clone  # an independent copy (cheap: card data is shared, not copied)
 
     def resample(self, player: int, seed: int) -> "State":
         """A state ``player`` cannot tell from this one, with everything hidden from them dealt anew.
@@ -383,13 +330,7 @@ class State:
             if sealing is not None:
                 # moved in a sealed part: only its player sees it until all parts are done
                 self.sealed_cards[c] = sealing
-        if position == "bottom":
-            target.extend(cards)
-        elif position == "random":
-            for c in cards:
-                target.insert(self.rng.below(len(target) + 1), c)
-        else:
-            target[0:0] = cards
+        self._place(target, cards, position)
         if self.revealed:
             # a reveal shows a zone as it is; once cards move in or out it is hidden again
             for key in (dest, *sources):
@@ -415,6 +356,11 @@ class State:
             zone_w(src).remove(c)
             sources[src] = None
             where[c] = dest
+        self._place(target, cards, position)
+        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
+
+    def _place(self, target: list[int], cards: list[int], position: str) -> None:
+        """Put moved cards into their zone's list: at the top, the bottom or random places."""
         if position == "bottom":
             target.extend(cards)
         elif position == "random":
@@ -422,7 +368,6 @@ class State:
                 target.insert(self.rng.below(len(target) + 1), c)
         else:
             target[0:0] = cards
-        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
 
     def _lie(self, card: int, face: str | None) -> None:
         """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"
@@ -513,6 +458,8 @@ class State:
 
     def mark_card(self, card: int, mark: str, remove: bool) -> None:
         marks = self.marks.get(card, ())
+        if not remove:
+            check_mark(mark, marks, "a card")
         if remove:
             if mark in marks:
                 rest = tuple(m for m in marks if m != mark)
@@ -527,6 +474,8 @@ class State:
         marks = self.player_marks[player]
         if (mark in marks) != remove:
             return  # nothing changes, so nothing is logged
+        if not remove:
+            check_mark(mark, marks, "a player")
         if remove:
             self.player_marks[player] = tuple(m for m in marks if m != mark)
         else:
@@ -568,7 +517,7 @@ class State:
         self.terminal = True
         self.asking = None
         rules = self.rules
-        winners = rules.fn(rules.cardset.winners)(Ctx(self, {"$you": None, "$this": None}))
+        winners = rules.evaluate(rules.cardset.winners, Ctx(self, {"$you": None, "$this": None}))
         if type(winners) is int:
             winners = (winners,)
         self.winners = tuple(winners or ())

@@ -15,6 +15,12 @@ from typing import Any, Callable
 
 import attrs
 
+from .work import (TooMuchWork, Unfit, card_of, cards_checked, comparable, describe_value, number_of, player_of,
+                   spend, text_of)
+
+__all__ = ["FUNCTIONS", "Sig", "TooMuchWork", "Unfit", "cards_of", "describe_value", "in_words", "items_of", "order_key",
+           "ordered", "spend"]
+
 
 @attrs.frozen
 class Sig:
@@ -26,10 +32,6 @@ class Sig:
     per_item: bool = False
 
 
-class Unfit(TypeError):
-    """A value that does not fit where it is used, said in the language's words (the message is for people)."""
-
-
 _PLAIN = {
     KeyError: "it names something this game does not have",
     IndexError: "a position past the end of a collection",
@@ -39,7 +41,7 @@ _PLAIN = {
 
 def in_words(exc: BaseException) -> str:
     """What went wrong, for people: the message of an ``Unfit``, else a plain sentence (never Python's text)."""
-    if isinstance(exc, Unfit):
+    if isinstance(exc, (Unfit, TooMuchWork)):
         return str(exc)
     for kind, words in _PLAIN.items():
         if isinstance(exc, kind):
@@ -59,9 +61,9 @@ CHAIN_STEPS = 100_000  # orders chain() may try before it gives up
 MAX_BUILT = 1_000_000  # cards in all the sets that sets() or with_one() may build
 
 
-def _too_much(what: str, cap: int, hint: str) -> ValueError:
+def _too_much(what: str, cap: int, hint: str) -> TooMuchWork:
     """The error of a built-in that would do too much work; the interpreter locates it (a RuleError)."""
-    return ValueError(f"{what} would take more than {cap:,} steps; {hint}")
+    return TooMuchWork(f"{what} would take more than {cap:,} steps; {hint}")
 
 
 def cards_of(ctx: Any, value: Any) -> tuple[int, ...]:
@@ -91,20 +93,6 @@ def items_of(ctx: Any, value: Any) -> tuple[Any, ...]:
     return (value,)
 
 
-def describe_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"a truth value ({'true' if value else 'false'})"
-    if isinstance(value, int):
-        return f"a number ({value})"
-    if isinstance(value, str):
-        return f"a zone or text ({value!r})"
-    if isinstance(value, tuple):
-        return f"a collection of {len(value)}"
-    if value is None:
-        return "nothing (none)"
-    return type(value).__name__
-
-
 def _count(ctx: Any, value: Any) -> int:
     if type(value) is str:
         return len(_zone_cards(ctx, value))
@@ -116,16 +104,19 @@ def _count(ctx: Any, value: Any) -> int:
 
 
 def _top(ctx: Any, zone: Any, count: int = 1) -> tuple[int, ...]:
-    return cards_of(ctx, zone)[: max(count, 0)]
+    return cards_of(ctx, zone)[: max(number_of("top", count, "the count"), 0)]
 
 
 def _bottom(ctx: Any, zone: Any, count: int = 1) -> tuple[int, ...]:
     cards = cards_of(ctx, zone)
+    count = number_of("bottom", count, "the count")
     return cards[len(cards) - max(count, 0) :] if count > 0 else ()
 
 
 def _random(ctx: Any, source: Any, count: int = 1) -> tuple[Any, ...]:
     items = list(items_of(ctx, source))
+    count = number_of("random", count, "the count")
+    spend(ctx, len(items))
     return tuple(ctx.state.rng.sample(items, min(max(count, 0), len(items))))
 
 
@@ -133,8 +124,9 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
     """Every non-empty set of cards sharing one value of ``prop``: 1, 2, ... of each value."""
     by_value: dict[Any, list[int]] = {}
     rules = ctx.rules
-    table = rules.prop_tables.get(prop)  # per-card values of the property, when the engine has them
-    items = cards_of(ctx, cards)
+    table = rules.prop_tables.get(text_of("sets", prop, "the property"))  # per-card values, when the engine has them
+    items = cards_checked(ctx, "sets", cards_of(ctx, cards))
+    spend(ctx, len(items))
     for card in items:
         value = table[card] if table is not None else rules.card_prop(card, prop)
         group = by_value.get(value)
@@ -159,7 +151,7 @@ def _sets(ctx: Any, cards: Any, prop: str = "type") -> tuple[tuple[int, ...], ..
 def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]:
     """Each group as it is, and each group plus exactly one extra card of a type not in it."""
     itype = ctx.rules.instance_type
-    extra_cards = cards_of(ctx, extras)
+    extra_cards = cards_checked(ctx, "with_one", cards_of(ctx, extras))
     # the first extra card of each type, in order: a group takes those of the types it lacks
     # (an extra card in the group has a type in it, so it is never added)
     firsts: dict[str, int] = {}
@@ -170,9 +162,9 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
     out = []
     built = 0
     for group in items_of(ctx, groups):
-        if type(group) is not tuple:
-            group = cards_of(ctx, group)
+        group = cards_checked(ctx, "with_one", group if type(group) is tuple else cards_of(ctx, group))
         built += (len(group) + 1) * per_group
+        spend(ctx, len(group) + 1)
         if built > MAX_BUILT:
             raise _too_much("building these sets", MAX_BUILT, "give with_one() fewer groups or extras")
         out.append(group)
@@ -187,7 +179,9 @@ def _ladder_score(ctx: Any, cards: Any) -> int:
     """Sum, over card types, of the type's scoring ladder at the number of copies."""
     counts: dict[str, int] = {}
     itype = ctx.rules.instance_type
-    for card in cards_of(ctx, cards):
+    items = cards_checked(ctx, "ladder_score", cards_of(ctx, cards))
+    spend(ctx, len(items))
+    for card in items:
         t = itype[card]
         counts[t] = counts.get(t, 0) + 1
     total = 0
@@ -200,28 +194,45 @@ def _ladder_score(ctx: Any, cards: Any) -> int:
 
 
 def _usable(ctx: Any, card: int, ability: str, *user: Any) -> bool:
-    return ctx.rules.usable(ctx, card, ability, *user)
+    return ctx.rules.usable(ctx, card_of(ctx, "usable", card), text_of("usable", ability, "the ability"), *user)
 
 
 def _label(ctx: Any, value: Any) -> str:
-    return ctx.rules.label_value(value)
+    return ctx.rules.label_value(cards_checked(ctx, "label", value) if type(value) is tuple else value)
 
 
 def _min(ctx: Any, *values: Any) -> Any:
-    return min(values)
+    return min(comparable("min", list(values), "argument"))
 
 
 def _max(ctx: Any, *values: Any) -> Any:
-    return max(values)
+    return max(comparable("max", list(values), "argument"))
 
 
 def _abs(ctx: Any, value: int) -> int:
-    return abs(value)
+    return abs(number_of("abs", value, "its argument"))
 
 
-def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any]) -> Callable[..., Any]:
+def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any], fname: str = "", check: str = "") -> Callable[..., Any]:
+    """A per-item function: ``reduce`` of the (item, value) pairs; when the values do not fit
+    (``check``: "numbers" to add, "order" to compare), an ``Unfit`` names the item."""
     def impl(ctx: Any, collection: Any, key: Callable[[Any], Any]) -> Any:
-        return reduce([(item, key(item)) for item in items_of(ctx, collection)])
+        items = collection if type(collection) is tuple else items_of(ctx, collection)
+        pairs = [(item, key(item)) for item in items]
+        try:
+            return reduce(pairs)
+        except Unfit:
+            raise
+        except TypeError:
+            if not check:
+                raise
+            values = [v for _, v in pairs]
+            if check == "numbers":
+                bad = next(i for i, v in enumerate(values) if type(v) not in (int, bool))
+                raise Unfit(f"{fname}() adds numbers, but the value for item {bad + 1} is "
+                            f"{describe_value(values[bad])}") from None
+            comparable(fname, values, "the value for item")
+            raise
 
     return impl
 
@@ -259,7 +270,9 @@ def _types(ctx: Any, cards: Any) -> tuple[str, ...]:
     """The distinct card types among the cards, in order of first appearance."""
     seen: dict[str, None] = {}
     itype = ctx.rules.instance_type
-    for card in cards_of(ctx, cards):
+    items = cards_checked(ctx, "types", cards_of(ctx, cards))
+    spend(ctx, len(items))
+    for card in items:
         seen.setdefault(itype[card], None)
     return tuple(seen)
 
@@ -285,13 +298,15 @@ def _shared_props(ctx: Any, a: Any, b: Any, *props: str) -> int:
     rules = ctx.rules
     if type(a) is not int or type(b) is not int:
         return 0
+    card_of(ctx, "shared_props", a, "cards")
+    card_of(ctx, "shared_props", b, "cards")
+    for p in props:
+        text_of("shared_props", p, "each property")
     return sum(1 for p in props if rules.card_prop(a, p) == rules.card_prop(b, p))
 
 
 def _prop(ctx: Any, card: Any, name: str) -> Any:
-    if type(card) is not int:
-        raise Unfit(f"prop() needs a card, got {describe_value(card)}")
-    return ctx.rules.card_prop(card, name)
+    return ctx.rules.card_prop(card_of(ctx, "prop", card), text_of("prop", name, "the property"))
 
 
 def _first(ctx: Any, value: Any) -> Any:
@@ -308,9 +323,15 @@ def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[
     """An order of all the cards in which each shares exactly ``shared`` properties with the one
     before it (the first with ``start``); the empty collection if there is none."""
     rules = ctx.rules
-    pool = list(cards_of(ctx, cards))
+    pool = list(cards_checked(ctx, "chain", cards_of(ctx, cards)))
+    if type(start) is int:
+        card_of(ctx, "chain", start, "a card (or none) to start from")
+    shared = number_of("chain", shared, "the number of shared properties")
+    for p in props:
+        text_of("chain", p, "each property")
     if not pool:
         return ()
+    spend(ctx, len(pool) * len(pool))  # every pair of cards is looked at once
 
     def link(a: int, b: int) -> bool:
         return sum(1 for p in props if rules.card_prop(a, p) == rules.card_prop(b, p)) == shared
@@ -342,6 +363,7 @@ def _chain(ctx: Any, cards: Any, start: Any, shared: int, *props: str) -> tuple[
         if len(order) == len(pool):
             return True
         steps[0] += 1
+        spend(ctx, 1)
         if steps[0] > CHAIN_STEPS:
             raise _too_much(f"finding an order of these {len(pool)} cards", CHAIN_STEPS,
                             "no order was found so far; chain() suits hands of a few dozen cards")
@@ -378,19 +400,16 @@ def _in_zones(ctx: Any, *names: str) -> tuple[int, ...]:
             raise Unfit(f"the text {name!r} is not a zone of this game")
         for key in keys:
             out.extend(zones[key])
+    spend(ctx, len(out))
     return tuple(out)
 
 
 def _zone_of(ctx: Any, card: Any) -> str:
-    if type(card) is not int:
-        raise Unfit(f"zone_of() needs a card, got {describe_value(card)}")
-    return ctx.state.where[card]
+    return ctx.state.where[card_of(ctx, "zone_of", card)]
 
 
 def _player_marks(ctx: Any, player: Any) -> tuple[str, ...]:
-    if type(player) is not int:
-        raise Unfit(f"player_marks() needs a player, got {describe_value(player)}")
-    return ctx.state.player_marks[player]
+    return ctx.state.player_marks[player_of(ctx, "player_marks", player)]
 
 
 def _if_else(ctx: Any, cond: Any, a: Any, b: Any) -> Any:
@@ -407,6 +426,8 @@ def _clockwise_from(ctx: Any, player: Any) -> tuple[int, ...]:
 def _split(ctx: Any, text: Any, sep: str = ",") -> tuple[str, ...]:
     if type(text) is not str:
         raise Unfit(f"split() needs a text, got {describe_value(text)}")
+    if type(sep) is not str or not sep:
+        raise Unfit(f"split() needs a text of at least one character as separator, got {describe_value(sep)}")
     return tuple(part.strip() for part in text.split(sep) if part.strip())
 
 
@@ -506,7 +527,7 @@ FUNCTIONS: dict[str, Sig] = {
         2,
         "sum(collection, value of it)",
         "The total of the value over the items.",
-        _per_item(lambda pairs: sum(v for _, v in pairs)),
+        _per_item(lambda pairs: sum(v for _, v in pairs), "sum", "numbers"),
         per_item=True,
     ),
     "min_of": Sig(
@@ -514,7 +535,7 @@ FUNCTIONS: dict[str, Sig] = {
         2,
         "min_of(collection, value of it)",
         "The smallest value over the items (none if empty).",
-        _per_item(lambda pairs: min((v for _, v in pairs), default=None)),
+        _per_item(lambda pairs: min((v for _, v in pairs), default=None), "min_of", "order"),
         per_item=True,
     ),
     "max_of": Sig(
@@ -522,7 +543,7 @@ FUNCTIONS: dict[str, Sig] = {
         2,
         "max_of(collection, value of it)",
         "The largest value over the items (none if empty).",
-        _per_item(lambda pairs: max((v for _, v in pairs), default=None)),
+        _per_item(lambda pairs: max((v for _, v in pairs), default=None), "max_of", "order"),
         per_item=True,
     ),
     "lowest": Sig(
@@ -530,7 +551,7 @@ FUNCTIONS: dict[str, Sig] = {
         2,
         "lowest(collection, value of it)",
         "The items whose value is the lowest (all of them on a tie).",
-        _per_item(_lowest),
+        _per_item(_lowest, "lowest", "order"),
         per_item=True,
     ),
     "highest": Sig(
@@ -538,7 +559,7 @@ FUNCTIONS: dict[str, Sig] = {
         2,
         "highest(collection, value of it)",
         "The items whose value is the highest (all of them on a tie).",
-        _per_item(_highest),
+        _per_item(_highest, "highest", "order"),
         per_item=True,
     ),
     "sorted": Sig(

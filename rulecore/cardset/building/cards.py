@@ -159,16 +159,27 @@ def _fill(report: Report, path: tuple[Any, ...], template: str, fields: Mapping[
         return {True: "true", False: "false"}.get(value, str(value)) if isinstance(value, bool) else str(value)
 
     try:
-        names = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+        pieces = list(string.Formatter().parse(template))
     except ValueError:
         report.problem(path, f"'{path[-1]}' has a '{{' or '}}' without its partner",
                        "write {property} to fill in a property, {{ and }} for the braces themselves", "template")
         return None
-    for name in names:
+    out = []
+    for literal, name, spec, conversion in pieces:
+        out.append(literal)
+        if name is None:
+            continue
+        if spec or conversion or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            report.problem(path, f"'{path[-1]}' has the field '{field[:60]}', and a template takes only "
+                           "{property}", "write {property} alone: no ':' formats, '!' conversions, "
+                           "indexes or fields inside fields", "template")
+            return None
         if name not in fields:
             guess = difflib.get_close_matches(name, list(fields), n=1)
             hint = ("did you mean '{" + guess[0] + "}'?") if guess else f"the family's properties: {', '.join(fields)}"
             report.problem(path, f"'{path[-1]}' names '{{{name}}}', which is no property of the family", hint,
                            "template")
             return None
-    return template.format_map({k: shown(v) for k, v in fields.items()})
+        out.append(shown(fields[name]))
+    return "".join(out)

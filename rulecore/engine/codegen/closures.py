@@ -15,9 +15,10 @@ from typing import Any, Callable
 
 from ...errors import RuleError
 from ...lang import nodes as n
-from ...lang.functions import FUNCTIONS, describe_value, in_words, items_of
+from ...lang.functions import FUNCTIONS, describe_value, items_of
 from ...lang.kinds import static_kind
-from .runtime import MISSING, binop_slow, can_pass, located
+from ...lang.work import PER_ITEM_CALL
+from .runtime import MISSING, binop_slow, call_error, can_pass, located, spend
 
 Fn = Callable[[Any], Any]  # a compiled expression: ctx -> its value
 
@@ -186,6 +187,7 @@ class Closures:
 
         def where(ctx: Any) -> tuple[Any, ...]:
             items = items_of(ctx, source(ctx))
+            spend(node, ctx.state, len(items))
             env = ctx.env
             old = env.get("$it", MISSING)
             out = []
@@ -275,6 +277,7 @@ class Closures:
         body_cell: list[Fn] = []
 
         def user_call(ctx: Any) -> Any:
+            spend(node, ctx.state, 1)
             if not body_cell:  # compiled on first use, so functions may call each other
                 body_cell.append(self(func.body))
             env = ctx.env
@@ -293,7 +296,6 @@ class Closures:
         sig = FUNCTIONS[node.func]
         args = [self(a) for a in node.args]
         impl = sig.impl
-        fname = node.func
         if sig.per_item:
             coll, key = args
 
@@ -306,9 +308,11 @@ class Closures:
                     return key(ctx)
 
                 try:
-                    return impl(ctx, coll(ctx), keyfn)
+                    items = items_of(ctx, coll(ctx))
+                    spend(node, ctx.state, PER_ITEM_CALL + len(items))
+                    return impl(ctx, items, keyfn)
                 except TypeError as exc:
-                    raise located(node, f"{fname}(): {in_words(exc)}") from None
+                    raise call_error(node, (), exc) from None
                 finally:
                     if old is MISSING:
                         env.pop("$it", None)
@@ -318,9 +322,7 @@ class Closures:
             return per_item
 
         def fail(ctx: Any, exc: Exception) -> RuleError:
-            values = [a(ctx) for a in args]
-            return located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: "
-                            f"{in_words(exc)}")
+            return call_error(node, tuple(a(ctx) for a in args), exc)  # type: ignore[no-any-return]
 
         if len(args) == 1:
             (a0,) = args

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ...lang import nodes as n
 from .closures import Closures
 from .generated import CodeGen, Generated
+from .nesting import MAX_STATEMENT, nesting
 
 BlockFn = Callable[[Any, dict, int], None]  # a block function: (state, locals, pc)
 
@@ -32,6 +33,7 @@ class Compiler(Closures):
         # inside one another's Python calls
         self.machine = machine or {}
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
+        self.nests: dict[int, int] = {}  # id(node) -> how deeply its generated code nests (see ``nesting``)
         self.blocks: dict[int, BlockFn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
         self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
         self.generated: list[Generated] = []
@@ -41,7 +43,8 @@ class Compiler(Closures):
 
         False for the statements in ``simple``, and for blocks, ifs, loops over them and calls
         of procedures whose bodies are all such statements; True for choices, menus, signals,
-        turns, rounds, phases, 'use', 'break', 'end game', and any kind not known here."""
+        turns, rounds, phases, 'use', 'break', 'end game', and any kind not known here; True also
+        for a statement whose code would nest deeper than Python allows (``codegen.nesting``)."""
         key = id(node)
         known = self._pauses.get(key)
         if known is not None:
@@ -50,6 +53,8 @@ class Compiler(Closures):
         kind = type(node)
         if kind in self.simple:
             result = False
+        elif nesting(node, self.nests) > MAX_STATEMENT:
+            result = True  # run as frames: each of its blocks is written on its own
         elif not hasattr(CodeGen, "s_" + kind.__name__):
             result = True  # a compound statement the writer cannot write: the interpreter runs it
         elif kind is n.Block:

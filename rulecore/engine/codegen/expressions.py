@@ -18,7 +18,9 @@ from typing import Any
 from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS
 from ...lang.kinds import static_kind
+from ...lang.work import PER_ITEM_CALL
 from ...lang.nodes import walk
+from .nesting import MAX_EXPRESSION, nesting
 from .writer import Lines, Scope, Writer, effect_scope, is_local
 
 _SIMPLE_LITERALS = (int, str, bool, type(None))
@@ -47,7 +49,14 @@ class ExpressionWriter(Writer):
 
     def pure(self, fname: str, seen: frozenset[str] = frozenset()) -> bool:
         """Whether a user function only reads: no random() in it or in what it calls, and every
-        node of it known to this writer (so its result depends on the state, you and this only)."""
+        node of it known to this writer (so its result depends on the state, you and this only).
+        Worked out once per function (a function calling another twice, 24 deep, is walked once)."""
+        known = self.__dict__.setdefault("_pure", {})
+        if fname not in known:
+            known[fname] = self._pure_now(fname, seen)
+        return bool(known[fname])
+
+    def _pure_now(self, fname: str, seen: frozenset[str]) -> bool:
         for node in walk(self.compiler.functions[fname].body):
             if isinstance(node, n.Call) and node.func == "random":
                 return False
@@ -94,6 +103,8 @@ class ExpressionWriter(Writer):
         saved = self.w.span
         self.w.span = getattr(node, "span", saved)
         try:
+            if method is not None and nesting(node, self.compiler.nests) > MAX_EXPRESSION:
+                method = None  # its code would nest deeper than Python allows: its closure (see ``nesting``)
             if method is None:  # not known here: the closure compiler's function, called with ctx
                 fn = self.const("F", id(node), self.compiler.closure(node))
                 plain = sc.it is None and sc.params is None and not sc.names
@@ -255,6 +266,8 @@ class ExpressionWriter(Writer):
         it = self.tmp()
         w = self.w
         w.line(f"{out} = []")
+        w.line(f"S.steps += len({items})")  # each item visited is a step (see lang.work)
+        w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
         w.line(f"for {it} in {items}:")
         w.indent()
         cond = self.ex(node.cond, sc.with_it(it))
@@ -358,6 +371,7 @@ class ExpressionWriter(Writer):
         args = [self.ex(a, sc) for a in node.args]
         params = self.compiler.functions[node.func].params
         args = args[: len(params)] + ["None"] * (len(params) - len(args))
+        self.w.line(f"_spend({self.node_const(node)}, S, 1)")  # each call is a step
         return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
 
     def g_Call(self, node: n.Call, sc: Scope) -> str:
@@ -376,8 +390,11 @@ class ExpressionWriter(Writer):
             w.dedent()
             t = self.tmp()
             impl = self.const("I", node.func, sig.impl)
+            items = self.tmp()
             w.line("try:")
-            w.line(f"    {t} = {impl}(ctx, {coll}, {key})")
+            w.line(f"    {items} = _items_of(ctx, {coll})")
+            w.line(f"    _spend({nc}, S, {PER_ITEM_CALL} + len({items}))")  # each item visited is a step
+            w.line(f"    {t} = {impl}(ctx, {items}, {key})")
             w.line("except TypeError as exc:")
             w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
             return t
@@ -404,15 +421,23 @@ class ExpressionWriter(Writer):
                 f"({tab}[{a}] == {tab}[{b}])"
                 for tab in (self.const("P", v, self.rules.prop_tables[v]) for v in (getattr(p, "value") for p in node.args[2:]))
             )
+            n_cards = len(self.rules.instance_type)
+            impl = self.const("I", node.func, sig.impl)
             w.line(f"if type({a}) is not int or type({b}) is not int: {t} = 0")
-            w.line(f"else: {t} = 0 + {terms}")
+            w.line(f"elif 0 <= {a} < {n_cards} and 0 <= {b} < {n_cards}: {t} = 0 + {terms}")
+            w.line("else:")
+            w.line("    try:")
+            w.line(f"        {t} = {impl}(ctx{''.join(', ' + x for x in args)})")
+            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
+            w.line(f"        _call_failed({nc}, ({''.join(x + ', ' for x in args)}), exc)")
             return t
         if node.func == "prop" and len(args) == 2:
             card, prop = args
             tables = self.const("C", "prop_tables", self.rules.prop_tables)
             t = self.tmp()
             impl = self.const("I", node.func, sig.impl)
-            w.line(f"if type({card}) is int and type({prop}) is str and {prop} in {tables}: "
+            w.line(f"if type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)} and "
+                   f"type({prop}) is str and {prop} in {tables}: "
                    f"{t} = {tables}[{prop}][{card}]")
             w.line("else:")
             w.line("    try:")

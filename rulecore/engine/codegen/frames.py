@@ -23,6 +23,7 @@ from typing import Any
 
 from ...lang import nodes as n
 from .choices import ChoiceWriter
+from .nesting import MAX_STATEMENT
 from .statements import StatementWriter
 from .writer import Scope, effect_scope
 
@@ -105,6 +106,8 @@ class FrameWriter(StatementWriter, ChoiceWriter):
             w.line(f"if S.asking is None and stack and stack[-1] is {waiting}:")  # ended without 'return'
             w.line(f"    E[{stmt.result!r}] = None")
             w.line("    stack.pop()")
+        elif kind is n.If and len(stmt.branches) > MAX_STATEMENT:
+            self.drive(stmt)  # each elif would nest one level deeper: the interpreter picks the branch
         elif kind is n.If:
             opened = 0
             for cond, branch in stmt.branches:

@@ -13,7 +13,8 @@ from typing import Any
 
 from ...errors import RuleError
 from ...lang import nodes as n
-from ...lang.functions import MAX_BUILT, cards_of, describe_value, items_of
+from ...lang.functions import MAX_BUILT, TooMuchWork, Unfit, cards_of, describe_value, in_words, items_of
+from ...lang.work import steps_message
 
 MAX_TEXT = 1_000_000  # characters of a text built with '+'
 MAX_NUMBER = 10**1000  # numbers beyond this (in size) are refused: work on them would grow without bound
@@ -105,7 +106,9 @@ def needs(node: Any, message: str, value: Any) -> None:
 
 
 def failed(node: Any, prefix: str, exc: Exception) -> None:
-    raise located(node, f"{prefix}{exc}") from None
+    if isinstance(node, n.Call):
+        raise call_error(node, (), exc) from None
+    raise located(node, f"{prefix}{in_words(exc)}") from None
 
 
 def div_zero(node: Any) -> None:
@@ -113,8 +116,15 @@ def div_zero(node: Any) -> None:
 
 
 def too_many_steps(node: Any, state: Any) -> None:
-    raise located(node, f"the effects ran more than {state.game.step_limit:,} steps without a decision "
-                  "(Game(step_limit=...) sets the limit); does a loop ever end?")
+    raise located(node, steps_message(state.game.step_limit))
+
+
+def spend(node: Any, state: Any, steps: int) -> None:
+    """Count ``steps`` of an expression's work (a function call, the items of a 'where' or of a
+    per-item function) against the run's budget: a ``RuleError`` at ``node`` past it."""
+    state.steps += steps
+    if state.steps > state.game.step_limit:
+        too_many_steps(node, state)
 
 
 def too_long(node: Any) -> None:
@@ -129,8 +139,22 @@ def cannot_compare(node: Any, a: Any, b: Any) -> None:
     raise located(node, f"cannot compare {describe_value(a)} with {describe_value(b)}")
 
 
+def call_error(node: Any, values: tuple[Any, ...], exc: Exception) -> Any:
+    """The ``RuleError`` of a built-in call that failed, in words: what the function says of the
+    argument that does not fit, the step budget, or (never Python's text) what went wrong."""
+    fname = node.func
+    if isinstance(exc, TooMuchWork):
+        return located(node, f"{fname}(): {exc}")
+    words = in_words(exc)
+    if isinstance(exc, Unfit) and words.startswith(fname + "()"):
+        return located(node, words)
+    if not values:
+        return located(node, f"{fname}(): {words}")
+    return located(node, f"{fname}() cannot use {', '.join(describe_value(v) for v in values)}: {words}")
+
+
 def call_failed(node: Any, values: tuple[Any, ...], exc: Exception) -> None:
-    raise located(node, f"{node.func}() cannot use {', '.join(describe_value(v) for v in values)}: {exc}") from None
+    raise call_error(node, values, exc) from None
 
 
 def while_limit(node: Any, k: int) -> None:
@@ -144,6 +168,7 @@ RUNTIME: dict[str, Any] = {
     "_can_pass": can_pass,
     "_too_long": too_long,
     "_too_many_steps": too_many_steps,
+    "_spend": spend,
     "_too_big": too_big,
     "_MAX_TEXT": MAX_TEXT,
     "_MAX_NUMBER": MAX_NUMBER,

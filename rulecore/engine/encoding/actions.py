@@ -32,14 +32,15 @@ A key is a tuple; ids are positions in ``ActionCodec.keys``:
   does not tell two items apart (or the item's values cannot be named);
 - ``("other", j)``: the ``j``-th (``j < POSITIONS``) of the options that the parts above leave
   alike (two options of one item with the same card type in one zone, a number out of range, an
-  item value the text does not show the kind of: a card's number would tell hidden cards apart).
+  item value the text does not show the kind of: a card's number would tell hidden cards apart);
+  past ``POSITIONS`` such options, ``j`` is written in base ``POSITIONS``, one part per digit.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...errors import IllegalActionError, RuleError
+from ...errors import IllegalActionError
 from ...lang import nodes as n
 from ...lang.kinds import static_kind
 from ...lang.nodes import walk
@@ -166,7 +167,10 @@ class ActionCodec:
     def _settle(self, base: list[Path]) -> list[Path]:
         """Options whose path is empty or shared with another end in ``("other", j)``: ``j`` counts them
         in the order of the options (every one of them, so that the meaning of a path never depends on
-        its neighbours)."""
+        its neighbours). More than ``POSITIONS`` alike options (``choose number from`` 70 values the
+        vocabulary has no number for) count in base ``POSITIONS``, one ``("other", digit)`` part per
+        digit, the first digit first: every option of the group has as many parts, so no path is the
+        start of another."""
         seen: dict[Path, int] = {}
         for path in base:
             seen[path] = seen.get(path, 0) + 1
@@ -175,10 +179,10 @@ class ActionCodec:
         for path in base:
             if not path or seen[path] > 1:
                 j = rank[path] = rank.get(path, -1) + 1
-                if j >= POSITIONS:
-                    raise RuleError(f"more than {POSITIONS} options of one question that the stable action ids "
-                                    "cannot tell apart; play this question by its labels (State.apply)")
-                path = path + (("other", j),)
+                digits = 1
+                while POSITIONS ** digits < seen[path]:
+                    digits += 1
+                path = path + tuple(("other", j // POSITIONS ** k % POSITIONS) for k in reversed(range(digits)))
             out.append(path)
         return out
 

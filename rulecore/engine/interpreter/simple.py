@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ...lang import nodes as n
 from ...lang.functions import Unfit, cards_of, describe_value, items_of, ordered
+from ...lang.work import MAX_SAID, text_bytes
 from ...errors import RuleError
 from .frames import Frame, actor, ctx_for, ev
 
@@ -144,6 +145,9 @@ def s_say(state: "State", node: n.Say, env: dict) -> None:
     text = ev(state, node.text, env)
     if type(text) is not str:
         text = state.rules.text(text, node.kind)
+    if text_bytes(text) > MAX_SAID:
+        raise RuleError(f"'say' would write a text of {text_bytes(text):,} bytes into the event log; "
+                        f"a text said is at most {MAX_SAID:,} bytes", node.span)
     to = None
     if node.to is not None:
         target = ev(state, node.to, env)
