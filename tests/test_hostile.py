@@ -412,7 +412,7 @@ def test_the_action_limit_has_a_default_and_bounds_a_save() -> None:
 
 def test_simulate_reports_a_game_at_the_action_limit_as_unfinished() -> None:
     """simulate over the endless game: each game stops at the Game's action_limit and counts as unfinished, no error."""
-    result = simulate(str(PLAY / "endless.yaml"), 3, 2, workers=1, game_factory=_short_endless)
+    result = simulate(str(PLAY / "endless.yaml"), 3, 2, workers=1, game_factory=_short_endless, keep_records=True)
     assert result.unfinished == 3 and [r.decisions for r in result.records] == [30, 30, 30]
 
 
