@@ -164,7 +164,7 @@ def test_trusted_saves_with_crafted_frames_fail_for_people(game: rulecore.Game, 
     }
     text = _edited(state, edits[edit])
     if edit in ("no_frames", "wrong_top"):
-        assert "'frames' must end with the statement that asks" in refused(
+        assert "must be the statement that asks the pending question" in refused(
             rulecore.StateError, lambda: game.load_state(text, trusted=True))
         return
     loaded = game.load_state(text, trusted=True)

@@ -425,8 +425,10 @@ def _from_dict(s: "State", data: Any) -> "State":
                          r.number)
     s.notes = None
     if s.asking is not None and (not s.stack or type(s.stack[-1][0]) not in RESUMERS):
-        raise StateError("'frames' must end with the statement that asks the pending question (a choice or "
-                         "a menu)")
+        frames = r.field("frames")
+        last = _at("frames", len(frames) - 1) if frames else "frames"
+        raise _bad(last, "the statement that asks the pending question (a choice or a menu), last of the frames",
+                   frames[-1] if frames else frames)
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import rulecore
 from rulecore.bots import GameState, make_bot
+from rulecore.bots.registry import choose
 
 from .results import GameRecord
 
@@ -158,7 +159,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
     state: SimState | None = None
     try:
         state = game.new_game(seed=seed)
-        bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(job.bots)]
+        bots = [make_bot(name, bot_seed(seed, seat), user_bots=True) for seat, name in enumerate(job.bots)]
         decisions = 0
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
@@ -177,7 +178,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             seat = state.current_player
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
-            state.apply(bots[seat].choose(state))
+            state.apply(choose(bots[seat], state, job.bots[seat]))
             decisions += 1
         result = state.result()
         winners = result.get("winners")

@@ -168,7 +168,7 @@ def _resolve_bots(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
         )
     for name in names:
         if name not in BOT_NAMES:
-            make_bot(name, 0)  # raises the error listing the valid names
+            make_bot(name, 0, user_bots=True)  # raises the error listing the valid names
     return names
 
 
