@@ -69,6 +69,7 @@ def aggregation(games: int, cards: tuple[str, ...], players: int) -> None:
 
 def run(cardset: str, players: int, games: int, workers: int) -> None:
     print(f"B. simulate({cardset!r}, players={players}, workers={workers}): the parent's peak")
+    simulate(cardset, 1, players, workers=1)  # load and compile the cardset once, outside the measurements
     for count in (games, games * 10):
         peak, seconds = _peak(lambda: simulate(cardset, count, players, seed=1, workers=workers))
         print(f"   {count:>8,} games  {peak:>6.1f} MB  ({seconds:.0f} s)")
