@@ -60,7 +60,7 @@ def play(cardset: str, players: int, lineup: list[str], games: int, seed: int,
         if count == 0:
             continue
         result = simulate(cardset, games=count, players=players, seed=first, bots=list(order),
-                          options=options, workers=workers)
+                          options=options, workers=workers, keep_records=True)
         first += count
         played += count
         unfinished += result.unfinished

@@ -251,6 +251,15 @@ not_a_bot = 3
 
 def no_choose(seed):
     return object()
+
+def raises(seed):
+    raise ValueError("no seats for me")
+
+class Clumsy:
+    def __init__(self, seed):
+        pass
+    def choose(self, state):
+        return {}["nothing"]
 '''
 
 
@@ -264,10 +273,10 @@ def user_bots(tmp_path, monkeypatch):
 
 def test_make_bot_builds_a_users_bot_from_module_and_attr(user_bots) -> None:
     """module:attr names a class or function called with the seed; its choose() is used as is."""
-    cautious = make_bot(f"{user_bots}:Cautious", 4)
+    cautious = make_bot(f"{user_bots}:Cautious", 4, user_bots=True)
     assert type(cautious).__name__ == "Cautious" and cautious.seed == 4  # type: ignore[attr-defined]
     assert cautious.name == f"{user_bots}:Cautious"
-    lucky = make_bot(f"{user_bots}:lucky", 1)
+    lucky = make_bot(f"{user_bots}:lucky", 1, user_bots=True)
     assert lucky.name == "lucky"
     state = new_state(players=2, seed=1)
     assert cautious.choose(state) == state.legal_actions()[0]
@@ -279,8 +288,45 @@ def test_make_bot_builds_a_users_bot_from_module_and_attr(user_bots) -> None:
 def test_a_broken_user_bot_is_a_clear_error(user_bots, name: str) -> None:
     """A module that does not import, a missing attribute, or no choose() is a RulecoreError naming the bot."""
     with pytest.raises(rulecore.RulecoreError) as info:
-        make_bot(name, 0)
+        make_bot(name, 0, user_bots=True)
     assert name.partition(":")[0] in str(info.value)
+
+
+def test_module_attr_bots_only_where_the_user_names_them(user_bots) -> None:
+    """make_bot refuses module:attr by default (names from a client: os:_exit would run), builds it with user_bots=True."""
+    for name in ("os:_exit", f"{user_bots}:Cautious", "builtins:print"):
+        with pytest.raises(rulecore.RulecoreError) as info:
+            make_bot(name, 0)
+        assert str(info.value).startswith(f"unknown bot {name!r}; valid bots are: random, greedy")
+        assert "module:attr" not in str(info.value)
+    assert make_bot(f"{user_bots}:Cautious", 0, user_bots=True).choose  # type: ignore[truthy-function]
+    assert type(make_bot("ismcts:iterations=5", 0)).__name__ == "ISMCTSBot"  # built-ins and settings as before
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("raise RuntimeError('boom at import')\n", "importing it raised RuntimeError: boom at import"),
+    ("def broken(:\n", "a syntax error in"),
+])
+def test_a_bot_module_that_fails_to_import_is_one_line(tmp_path, monkeypatch, source: str, expected: str) -> None:
+    """A --bots module that raises on import or has a syntax error: one RulecoreError line naming the bot."""
+    (tmp_path / "bad_bot_module.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(rulecore.RulecoreError) as info:
+        make_bot("bad_bot_module:Bot", 0, user_bots=True)
+    text = str(info.value)
+    assert "'bad_bot_module:Bot'" in text and expected in text and "\n" not in text
+
+
+def test_a_bot_whose_constructor_or_choose_raises_is_one_line(user_bots) -> None:
+    """A constructor that raises, or a choose() that raises, is a RulecoreError naming the bot and what it raised."""
+    from rulecore.bots.registry import choose
+
+    with pytest.raises(rulecore.RulecoreError, match=r"bot 'my_user_bots:raises' could not be made: raises\(seed\) "
+                                                    r"raised ValueError: no seats for me"):
+        make_bot(f"{user_bots}:raises", 0, user_bots=True)
+    clumsy = make_bot(f"{user_bots}:Clumsy", 0, user_bots=True)
+    with pytest.raises(rulecore.RulecoreError, match=r"bot 'clumsy' failed in choose\(\): KeyError: 'nothing'"):
+        choose(clumsy, new_state(players=2, seed=1), "clumsy")
 
 
 def _worlds(game: rulecore.Game, seed: int, steps: int) -> tuple[rulecore.State, rulecore.State]:
@@ -312,7 +358,7 @@ def test_the_documented_example_bots_play(monkeypatch) -> None:
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs" / "examples"))
     for name in ("mybots:Cautious", "mybots:first_choice"):
-        bots = {0: make_bot(name, 1), 1: make_bot("random", 2)}
+        bots = {0: make_bot(name, 1, user_bots=True), 1: make_bot("random", 2)}
         state = new_state(players=2, seed=4)
         play_out(bots, state)
         assert state.is_terminal()
@@ -408,7 +454,8 @@ def test_api_docs_list_every_bot_with_its_signature():
         assert f"`{cls.__name__}({params})`" in section, cls.__name__
     for name in bots.BOT_NAMES:
         assert f'`"{name}"`' in section, name
-    assert "make_bot(name, seed)" in section and "playouts" in section and "depth" in section
+    assert "make_bot(name, seed, *, user_bots=False)" in section and "playouts" in section and "depth" in section
+    assert list(inspect.signature(bots.make_bot).parameters) == ["name", "seed", "user_bots"]
 
 
 

@@ -71,13 +71,13 @@ def test_simulate_same_seed_same_numbers(runner: CliRunner) -> None:
 
 def test_simulate_json_is_deterministic(runner: CliRunner) -> None:
     """--json prints parseable JSON whose non-timing fields repeat for the same seed."""
-    first = json.loads(runner.invoke(app, SIM + ["--json", "--records"]).stdout)
-    second = json.loads(runner.invoke(app, SIM + ["--json", "--records"]).stdout)
+    first = json.loads(runner.invoke(app, SIM + ["--json"]).stdout)
+    second = json.loads(runner.invoke(app, SIM + ["--json"]).stdout)
     for data in (first, second):
         data.pop("wall_time")
         data.pop("games_per_second")
     assert first == second
-    assert first["games"] == 8 and len(first["records"]) == 8
+    assert first["games"] == 8 and "records" not in first
 
 
 def test_simulate_cards_table(runner: CliRunner) -> None:
@@ -273,13 +273,30 @@ def test_sigterm_ends_workers_and_closes_stdout() -> None:
         proc.wait(timeout=10)
 
 
-def test_records_without_json_is_a_usage_error(runner: CliRunner) -> None:
-    """--records without --json is refused (exit 2) with a message that says it needs --json, before any game runs."""
-    result = runner.invoke(app, SIM + ["--records"])
-    assert result.exit_code == 2
-    assert "error: --records adds every game's record to the JSON output: give it together with --json" in flat(
-        result.stderr)
-    assert result.stdout == ""
+def test_records_go_to_a_file_as_json_lines(runner: CliRunner, tmp_path: Path) -> None:
+    """--records FILE writes one JSON line per game in game order (with or without --json); the figures do not change."""
+    path = tmp_path / "games.jsonl"
+    plain = json.loads(runner.invoke(app, SIM + ["--json"]).stdout)
+    result = runner.invoke(app, SIM + ["--json", "--records", str(path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for figures in (plain, data):
+        figures.pop("wall_time")
+        figures.pop("games_per_second")
+    assert data == plain
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["index"] for r in lines] == list(range(8))
+    assert sum(1 for r in lines if 0 in r["winners"]) == data["wins"][0]
+    table = runner.invoke(app, SIM + ["--records", str(tmp_path / "again.jsonl")])
+    assert table.exit_code == 0 and (tmp_path / "again.jsonl").read_text(encoding="utf-8") == path.read_text(
+        encoding="utf-8")
+
+
+def test_records_file_that_cannot_be_written_is_one_error_line(runner: CliRunner, tmp_path: Path) -> None:
+    """--records into a missing folder: one error line naming the file, exit 1, no game played."""
+    result = runner.invoke(app, SIM + ["--records", str(tmp_path / "no" / "such.jsonl")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "error: cannot write the records to" in flat(result.stderr) and result.stdout == ""
 
 
 def test_results_table_says_when_the_lowest_score_wins(tmp_path: Path) -> None:

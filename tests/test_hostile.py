@@ -431,7 +431,7 @@ def test_the_action_limit_has_a_default_and_bounds_a_save() -> None:
 
 def test_simulate_reports_a_game_at_the_action_limit_as_unfinished() -> None:
     """simulate over the endless game: each game stops at the Game's action_limit and counts as unfinished, no error."""
-    result = simulate(str(PLAY / "endless.yaml"), 3, 2, workers=1, game_factory=_short_endless)
+    result = simulate(str(PLAY / "endless.yaml"), 3, 2, workers=1, game_factory=_short_endless, keep_records=True)
     assert result.unfinished == 3 and [r.decisions for r in result.records] == [30, 30, 30]
 
 
@@ -571,8 +571,8 @@ MALFORMED = {
     "not an object": (lambda d: d.clear(), "not a saved rulecore state: 'format' must be"),
     "a key missing": (_without("turns"), "'turns' is missing"),
     "game not a text": (_set("game", to=[1]), "this state is of [1], not 'witching-hour'"),
-    "seed not a number": (_set("seed", to="x"), "'seed' must be an integer (got \"x\")"),
-    "seed true": (_set("seed", to=True), "'seed' must be an integer (got true)"),
+    "seed not a number": (_set("seed", to="x"), "'seed' must be a whole number of at most 64 bits (got \"x\")"),
+    "seed true": (_set("seed", to=True), "'seed' must be a whole number of at most 64 bits (got true)"),
     "rng negative": (_set("rng", to=-1), "'rng' must be an integer from 0 to 18446744073709551615 (got -1)"),
     "zones a list": (_set("zones", to=[]), "'zones' must be an object of zones and the card ids in each (got [])"),
     "a zone unknown": (lambda d: d["zones"].update(attic=[]), "'zones' must hold exactly the cardset's zones; "

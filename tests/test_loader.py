@@ -601,7 +601,7 @@ def test_seed_must_be_an_integer(tiny):
     """new_game() with a seed that is not an int raises OptionError."""
     g = tiny.game("say 1")
     for bad in ("7", 1.5, None):
-        with pytest.raises(rulecore.OptionError, match="seed must be an integer"):
+        with pytest.raises(rulecore.OptionError, match="'seed' must be a whole number of at most 64 bits"):
             g.new_game(bad)  # type: ignore[arg-type]
 
 

@@ -68,3 +68,19 @@ def test_a_bot_that_fails_is_reported_in_words(pool: BotPool) -> None:
     state = rulecore.Game(rulecore.load_cardset("witty-witches"), 2).new_game(4)
     with pytest.raises(BotFailed, match="unknown bot"):
         pool.decide(_job(state, "bad-bot", "no-such-bot", 4))
+
+
+def test_module_attr_bots_only_where_the_operator_listed_them(pool: BotPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module:attr bot name in a job is refused by a pool that was not given it (os:_exit never runs); listed, it plays."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs" / "examples"))
+    state = rulecore.Game(rulecore.load_cardset("witty-witches"), 2).new_game(4)
+    for name in ("os:_exit", "mybots:first_choice"):
+        with pytest.raises(BotFailed, match="unknown bot"):
+            pool.decide(_job(state, "not-listed", name, 4))
+    listed = BotPool([GameSource("witty-witches", "witty-witches")], 1, 20.0, user_bots=("mybots:first_choice",))
+    try:
+        assert listed.decide(_job(state, "listed", "mybots:first_choice", 4)) == state.legal_actions()[0]
+    finally:
+        listed.close()

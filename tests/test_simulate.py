@@ -27,6 +27,7 @@ def run(**kwargs: Any) -> SimulationResult:
         bots=("random", "greedy", "oracle"),
         workers=1,
         game_factory=fakegame.make_game,
+        keep_records=True,
     )
     args.update(kwargs)
     return simulate(**args)
@@ -365,8 +366,8 @@ needs_real = pytest.mark.skipif(
 def test_real_game_identical_for_one_and_two_workers() -> None:
     """A few real Witching Hour games give identical results in-process and with 2 workers."""
     args: dict[str, Any] = dict(games=4, players=3, seed=9, bots=("random", "greedy", "random"))
-    one = simulate(REAL, workers=1, **args)
-    two = simulate(REAL, workers=2, **args)
+    one = simulate(REAL, workers=1, keep_records=True, **args)
+    two = simulate(REAL, workers=2, keep_records=True, **args)
     assert one.to_dict() == two.to_dict()
     assert one.cardset == REAL
     assert one.mean_totals is not None and one.mean_rounds is not None
@@ -376,7 +377,7 @@ def test_real_game_identical_for_one_and_two_workers() -> None:
 @needs_real
 def test_real_game_reports_card_stats() -> None:
     """Witching Hour reports card uses, so a run has per-card statistics."""
-    result = simulate(REAL, games=3, players=3, seed=2, workers=1)
+    result = simulate(REAL, games=3, players=3, seed=2, workers=1, keep_records=True)
     assert result.card_stats and not result.cooperative
     assert all(r.card_uses is not None for r in result.records)
 
@@ -413,3 +414,41 @@ def test_dask_backend_reports_a_failing_game_as_the_local_backend_does(monkeypat
         run(games=10, seed=0, bots="random", options={"broken_seed": 6})
     assert info.value.seed == local.value.seed == 6
     assert info.value.actions == local.value.actions
+
+
+def test_records_are_not_kept_unless_asked_and_stream_in_game_order() -> None:
+    """By default a result keeps no per-game records; on_record gets each one, in game order, the same at 1 and 2 workers."""
+    seen: dict[int, list[GameRecord]] = {1: [], 2: []}
+    plain = {w: run(games=40, workers=w, keep_records=False, on_record=seen[w].append) for w in (1, 2)}
+    kept = run(games=40)
+    assert plain[1].records == () and plain[2].records == ()
+    assert seen[1] == seen[2] == list(kept.records)
+    assert [r.index for r in seen[1]] == list(range(40))
+    assert plain[1].to_dict() == plain[2].to_dict() == kept.to_dict(include_records=False)
+
+
+class _Stop(Exception):
+    """Raised by a progress callback to end a run early."""
+
+
+def test_a_pool_queues_a_few_chunks_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of many games on a pool submits a few chunks per worker, not every chunk up front (memory flat at -n 10^9)."""
+    import concurrent.futures
+
+    import rulecore.simulate.backends as backends
+
+    submitted: list[int] = []
+
+    class Counting(concurrent.futures.ProcessPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+            submitted.append(1)
+            return super().submit(*args, **kwargs)
+
+    def stop(done: int, total: int) -> None:
+        if done > 0:
+            raise _Stop()
+
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Counting)
+    with pytest.raises(_Stop):
+        run(games=100_000, workers=2, progress=stop, keep_records=False)
+    assert 0 < len(submitted) <= 2 * 4 + 2 * 4  # the window, refilled once or twice before the first report

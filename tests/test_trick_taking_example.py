@@ -49,7 +49,7 @@ def test_hands_are_dealt_sorted_and_play_follows_suit():
 
 def test_simulated_games_give_out_13_tricks_a_hand():
     """Random games finish; every hand hands out exactly 13 trick points, and the table calls rounds hands."""
-    result = simulate(EXAMPLE, games=30, players=4, seed=2, bots="random", workers=1)
+    result = simulate(EXAMPLE, games=30, players=4, seed=2, bots="random", workers=1, keep_records=True)
     assert result.unfinished == 0 and result.round_label == "hand"
     for record in result.records:
         assert record.rounds == 2 and sum(record.totals or ()) == 26

@@ -4,7 +4,9 @@
 (0 by default; ``None``: a seat drawn at each reset), every other seat is played by its opponent:
 
 - a rulecore bot by name (``"random"``, ``"greedy"``, ``"ismcts:iterations=50"``, ...: see
-  docs/bots.md), made anew at each reset with a seed drawn from the episode's seed;
+  docs/bots.md), made anew at each reset with a seed drawn from the episode's seed; ``module:attr``
+  names a bot of your own (``make_bot(..., user_bots=True)``: the opponents are named by the
+  program that makes the environment, never by someone else);
 - a ``Bot`` object (anything with ``choose(state) -> action``);
 - a callable ``policy(observation, action_mask) -> id`` over the seat's own observation and mask, for
   instance a trained model (``lambda obs, mask: model.predict(obs, action_masks=mask)[0]``), which
@@ -69,7 +71,7 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
             self._opponents = [opponents] * (players - 1)
         for opponent in self._opponents:
             if isinstance(opponent, str):
-                make_bot(opponent, 0)  # a bad name fails here, not at the first reset
+                make_bot(opponent, 0, user_bots=True)  # a bad name fails here, not at the first reset
             elif not (callable(opponent) or hasattr(opponent, "choose")):
                 raise OptionError(f"an opponent is a bot name, a Bot or a policy(observation, mask) (got {opponent!r})")
         self.fixed_seat = seat
@@ -93,7 +95,7 @@ class RulecoreGymEnv(gymnasium.Env):  # type: ignore[misc]
         others = [p for p in range(self.game.players) if p != self.seat]
         self._players = {}
         for k, (p, opponent) in enumerate(zip(others, self._opponents)):
-            self._players[p] = make_bot(opponent, game_seed * 31 + k) if isinstance(opponent, str) else opponent
+            self._players[p] = make_bot(opponent, game_seed * 31 + k, user_bots=True) if isinstance(opponent, str) else opponent
         for again in range(_DEALS_AGAIN):  # a game over before the agent's first choice: the next seed
             self.game_state = self.game.new_game(game_seed + again)
             self._forced = 0

@@ -6,7 +6,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
+from ..arguments import shown
 from ..errors import RulecoreError
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
@@ -36,24 +38,30 @@ _SETTINGS: Mapping[str, Mapping[str, type]] = MappingProxyType(
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
-def make_bot(name: str, seed: int) -> Bot:
+def make_bot(name: str, seed: int, *, user_bots: bool = False) -> Bot:
     """Build the bot called ``name`` with ``seed``.
 
     ``name`` is "random", "greedy", "ismcts" or "oracle", optionally with settings
-    (``"ismcts:iterations=200,c=0.2"``, ``"oracle:playouts=2,depth=30"``), or
-    ``"module:attr"``: a class or function importable from the Python path, called
-    with the seed, that returns an object with ``choose(state) -> action``.
+    (``"ismcts:iterations=200,c=0.2"``, ``"oracle:playouts=2,depth=30"``), or, only with
+    ``user_bots=True``, ``"module:attr"``: a class or function importable from the Python
+    path, called with the seed, that returns an object with ``choose(state) -> action``.
+
+    ``module:attr`` imports and calls any importable callable, so it is for names the user
+    gives on their own behalf (their command line, their script: ``rulecore simulate``,
+    ``play`` and ``compare`` and :func:`rulecore.simulate.simulate` pass ``user_bots=True``);
+    a name that comes from someone else (a client of ``rulecore serve``) must be a built-in
+    bot unless the operator listed it. A user's module that fails to import, or a callable
+    that raises, is a ``RulecoreError`` of one line naming the bot and what went wrong.
     """
     if not isinstance(name, str):
-        raise RulecoreError(f"a bot name must be text, got {name!r}")
+        raise RulecoreError(f"a bot name must be text (got {shown(name)})")
     key, _, settings = name.strip().partition(":")
     factory = _FACTORIES.get(key.strip().lower())
     if factory is None:
-        if settings.strip():
+        if settings.strip() and user_bots:
             return _user_bot(key.strip(), settings.strip(), seed)
-        raise RulecoreError(
-            f"unknown bot {name!r}; valid bots are: {', '.join(BOT_NAMES)}, or module:attr for your own"
-        )
+        own = ", or module:attr for your own" if user_bots else ""
+        raise RulecoreError(f"unknown bot {shown(name, 60)}; valid bots are: {', '.join(BOT_NAMES)}{own}")
     key = key.strip().lower()
     kwargs: dict[str, int | float] = {}
     if settings.strip():
@@ -73,6 +81,24 @@ def make_bot(name: str, seed: int) -> Bot:
     return factory(seed, **kwargs)
 
 
+def failure(exc: BaseException) -> str:
+    """What a user's bot code raised, in one short line: the exception's kind and its message."""
+    message = " ".join(str(exc).split())
+    message = message if len(message) <= 200 else message[:197] + "..."
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def choose(bot: Bot, state: Any, name: str) -> str:
+    """``bot.choose(state)``; what a bot raises other than a ``RulecoreError`` (a user's bot may raise
+    anything) becomes a ``RulecoreError`` of one line naming the bot."""
+    try:
+        return bot.choose(state)
+    except RulecoreError:
+        raise
+    except Exception as exc:
+        raise RulecoreError(f"bot {name!r} failed in choose(): {failure(exc)}") from None
+
+
 def _user_bot(module: str, attr: str, seed: int) -> Bot:
     """The user's own bot ``module:attr``, built with the seed."""
     where = f"{module}:{attr}"
@@ -82,13 +108,25 @@ def _user_bot(module: str, attr: str, seed: int) -> Bot:
         raise RulecoreError(
             f"cannot import the bot module {module!r} for {where!r}: {exc} (is it on the Python path?)"
         ) from None
+    except SyntaxError as exc:
+        raise RulecoreError(
+            f"cannot import the bot module {module!r} for {where!r}: a syntax error in "
+            f"{exc.filename or module} line {exc.lineno}: {exc.msg}"
+        ) from None
+    except Exception as exc:  # the module's own code raised while it was imported
+        raise RulecoreError(
+            f"cannot import the bot module {module!r} for {where!r}: importing it raised {failure(exc)}"
+        ) from None
     for part in attr.split("."):
         if not hasattr(found, part):
             raise RulecoreError(f"the module {module!r} has no {attr!r} (bot {where!r})")
         found = getattr(found, part)
     if not callable(found):
         raise RulecoreError(f"bot {where!r} is not a class or function")
-    bot = found(seed)
+    try:
+        bot = found(seed)
+    except Exception as exc:  # the user's constructor raised
+        raise RulecoreError(f"bot {where!r} could not be made: {attr}(seed) raised {failure(exc)}") from None
     if not callable(getattr(bot, "choose", None)):
         raise RulecoreError(f"bot {where!r} made {type(bot).__name__}, which has no choose(state) method")
     if not hasattr(bot, "name"):

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 
 import rulecore
@@ -38,14 +40,55 @@ def stdout_console(*, wide_when_piped: bool = False) -> Console:
     ``wide_when_piped``: when stdout is not a terminal (and COLUMNS is not set), tables are as
     wide as their contents instead of being squeezed, and card names cut off, to 80 columns.
     """
-    console = Console(highlight=False)
+    console = _console()
     if wide_when_piped and not console.is_terminal and "COLUMNS" not in os.environ:
-        console = Console(highlight=False, width=_PIPE_WIDTH)
+        console = _console(width=_PIPE_WIDTH)
     return console
 
 
 def stderr_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    return _console(stderr=True)
+
+
+# ---------------------------------------------------------------------- text from cardsets on the terminal
+
+#: control characters: C0 (ESC, BEL, CR, ...) but newline and tab, DEL and C1 (CSI U+009B, ...)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(text: str) -> str:
+    """Text of a cardset (or of anyone) as the terminal may show it: every control character written as
+    an escape (ESC as ``\\x1b``), so that no card name, label or message can move the cursor, clear the
+    screen, set the window title or colour what follows."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+class _Plain:
+    """A renderable drawn as ``inner`` is, with ``plain`` applied to the text of every segment (rich's
+    own styles and cursor controls are not text and pass untouched)."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control or not _CONTROL.search(segment.text):
+                yield segment
+            else:
+                yield Segment(plain(segment.text), segment.style)
+
+
+class _PlainHook(RenderHook):
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Plain(r) for r in renderables]  # type: ignore[misc]
+
+
+def _console(**settings: Any) -> Console:
+    """A console that never reads markup (a label '[/]' is text) and never writes a control character
+    that came in text (see ``plain``): every command prints through one of these."""
+    console = Console(highlight=False, markup=False, **settings)
+    console.push_render_hook(_PlainHook())
+    return console
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -15,7 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 import rulecore
+from rulecore.arguments import shown
 from rulecore.bots import BOT_NAMES, Bot, make_bot
+from rulecore.bots.registry import choose
 from rulecore.cardset.explain import best_total, find_entry, plain_value, suggest
 from rulecore.cli.common import (
     AllowPath,
@@ -57,20 +59,21 @@ def _match_option(raw: str, pairs: Sequence[tuple[str, str]]) -> tuple[int | Non
     Returns (index, "") or (None, a message saying what is wrong).
     """
     count = len(pairs)
-    if raw.isdigit() or (raw.startswith("-") and raw[1:].isdigit()):
-        number = int(raw)
-        if 1 <= number <= count:
-            return number - 1, ""
-        return None, f"{number} is out of range; type a number from 1 to {count}."
+    digits = raw[1:] if raw.startswith("-") else raw
+    if digits.isascii() and digits.isdigit():
+        if len(digits) <= 9 and 1 <= int(raw) <= count:  # a longer number is out of range anyway
+            return int(raw) - 1, ""
+        typed = raw if len(raw) <= 12 else f"{raw[:9]}... ({len(digits):,} digits)"
+        return None, f"{typed} is out of range; type a number from 1 to {count}."
     word = " ".join(raw.split()).casefold()
     exact = [i for i, (_, label) in enumerate(pairs) if " ".join(label.split()).casefold() == word]
     found = exact or [i for i, (_, label) in enumerate(pairs) if label.casefold().startswith(word)]
     if len({pairs[i][1] for i in found}) == 1:
         return found[0], ""
     if not found:
-        return None, f"{raw!r} is neither an option's number (1 to {count}) nor the start of its name."
+        return None, f"{shown(raw)} is neither an option's number (1 to {count}) nor the start of its name."
     names = ", ".join(pairs[i][1] for i in found[:6]) + (", ..." if len(found) > 6 else "")
-    return None, f"{raw!r} fits {len(found)} options ({names}); type more of the name, or its number."
+    return None, f"{shown(raw)} fits {len(found)} options ({names}); type more of the name, or its number."
 
 
 def _card_lookup(cardset: Any, name: str) -> tuple[str | None, str]:
@@ -226,7 +229,7 @@ def _play_loop(screen: _Screen, state: Any, bots: Mapping[int, Bot]) -> bool:
                 return False
             state.apply(action)
         elif seat in bots:
-            state.apply(bots[seat].choose(state))
+            state.apply(choose(bots[seat], state, str(getattr(bots[seat], "name", "")) or f"seat {seat}"))
         else:
             raise rulecore.RulecoreError(f"the game asked seat {seat!r} to decide, which has no player")
     screen.show_events(state)
@@ -276,7 +279,7 @@ def play_command(
             )
         game_seed = secrets.randbelow(2**31) if seed is None else seed
         bot_map: dict[int, Bot] = {
-            s: make_bot(name, bot_seed(game_seed, s)) for s, name in zip(others, names)
+            s: make_bot(name, bot_seed(game_seed, s), user_bots=True) for s, name in zip(others, names)
         }
         state = game_obj.new_game(seed=game_seed)
         out.print(

@@ -11,6 +11,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, cast
 
 import typer
@@ -40,7 +41,7 @@ from rulecore.cli.common import (
     stdout_console,
 )
 from rulecore.cli.options import option_specs, options_text, parse_options, split_names
-from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Backend, SimulationResult
+from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Backend, GameRecord, SimulationResult
 from rulecore.simulate import simulate as run_simulation
 
 
@@ -200,6 +201,24 @@ def _run_with_progress(
         return run(progress=progress)
 
 
+@contextlib.contextmanager
+def _records_file(path: Path | None) -> Iterator[Callable[[GameRecord], None] | None]:
+    """A writer of one JSON line per game record to ``path`` (None: no records are written)."""
+    if path is None:
+        yield None
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        fail(f"cannot write the records to {str(path)!r}: {exc.strerror or exc}")
+    with handle:
+
+        def write(record: GameRecord) -> None:
+            handle.write(json.dumps(record.to_dict()) + "\n")
+
+        yield write
+
+
 def simulate_command(
     game: GameArgument,
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", min=1, help="Number of games.")] = 1000,
@@ -233,8 +252,14 @@ def simulate_command(
     ] = DEFAULT_MAX_DECISIONS,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     records: Annotated[
-        bool, typer.Option("--records", help="With --json, include every game's record.")
-    ] = False,
+        Path | None,
+        typer.Option(
+            "--records",
+            metavar="FILE",
+            show_default=False,
+            help="Write every game's record to FILE as JSON lines, one per game in game order, as they finish.",
+        ),
+    ] = None,
     cards: Annotated[
         int,
         typer.Option("--cards", metavar="N", min=0, help="Show the N most used cards (0: hide the table)."),
@@ -242,10 +267,8 @@ def simulate_command(
     allow_path: AllowPath = None,
 ) -> None:
     """Let bots play GAME many times and print balance statistics."""
-    if records and not as_json:
-        fail("--records adds every game's record to the JSON output: give it together with --json", 2)
     out = stdout_console(wide_when_piped=True)
-    with clean_errors():
+    with clean_errors(), _records_file(records) as on_record:
         cardset = load_game(game, allow_path)
         options = parse_options(option or [], option_specs(cardset))
         n_players = players_or_default(players, cardset)
@@ -263,6 +286,7 @@ def simulate_command(
             backend=cast(Backend, backend),  # checked by simulate()
             max_decisions=max_decisions,
             roots=allow_path or (),
+            on_record=on_record,
         )
         try:
             with _StopOnSigterm().active() as stop:
@@ -276,7 +300,7 @@ def simulate_command(
         except KeyboardInterrupt:
             fail("interrupted", 130)
     if as_json:
-        typer.echo(json.dumps(result.to_dict(include_timings=True, include_records=records), indent=2))
+        typer.echo(json.dumps(result.to_dict(include_timings=True), indent=2))
         return
     out.print(_header(result))
     out.print(_results_table(result, best_total(cardset)))

@@ -11,6 +11,7 @@ import json
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import knowledge
+from .. import arguments
 from ..cardset.fingerprint import fingerprint
 from .encoding.actions import ActionCodec
 from .encoding.compact import CompactObserver
@@ -28,6 +29,7 @@ from ..lang import nodes as n
 from ..lang.nodes import walk
 
 _MASK = (1 << 64) - 1
+OPTION_TEXT = 1_000  # characters of a text option's value
 OBSERVATIONS = ("compact", "full")  # the layouts of state.observation (Game(..., observation=...))
 
 
@@ -38,6 +40,28 @@ def _mix_seed(seed: int) -> int:
 
 
 NAME_LENGTH = 40  # the longest display name of a player, in characters
+
+
+def _option_value(name: str, default: Any, choices: tuple[Any, ...] | None, value: Any) -> Any:
+    """The value of option ``name`` given as ``value`` (or its text, as on a command line), of the kind of
+    its default (a truth value, a whole number, a text) and among its choices; else ``OptionError``."""
+    where = f"option '{name}'"
+    if type(default) is bool:
+        if type(value) is str and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+            return value.lower() in ("true", "yes", "1")
+        if type(value) is not bool:
+            raise arguments.bad(where, "true or false", value, OptionError)
+    elif type(default) is int:
+        if type(value) is str and value.strip().lstrip("+-").isdigit() and len(value) <= 30:
+            value = int(value)
+        arguments.whole(where, value, -(1 << 62), 1 << 62, error=OptionError, expected="an integer")
+    elif type(default) is str:
+        arguments.text(where, value, error=OptionError)
+        if len(value) > OPTION_TEXT:
+            raise arguments.bad(where, f"a text of at most {OPTION_TEXT:,} characters", value, OptionError)
+    if choices is not None:
+        arguments.one_of(where, value, choices, error=OptionError)
+    return value
 
 
 def check_player_names(names: Sequence[str] | None, players: int, cardset: Cardset) -> tuple[str, ...] | None:
@@ -93,19 +117,20 @@ class Game:
             raise OptionError(f"Game() needs a loaded cardset (rulecore.load_cardset(...)), got {type(cardset).__name__}")
         if type(players) is not int or not cardset.min_players <= players <= cardset.max_players:
             raise OptionError(
-                f"'{cardset.name}' is for {cardset.min_players} to {cardset.max_players} players (got {players!r})"
+                f"'{cardset.name}' is for {cardset.min_players} to {cardset.max_players} players "
+                f"(got {arguments.shown(players)})"
             )
         self.cardset = cardset
         self.players = players
-        self.options = self._resolve_options(options or {})
+        given = {} if options is None else arguments.mapping(
+            "options", options, error=OptionError, expected="a mapping of option names to values")
+        self.options = self._resolve_options(given)
         self.record_events = record_events
         limits = (("step_limit", step_limit), ("depth_limit", depth_limit), ("action_limit", action_limit),
                   ("event_limit", event_limit))
         for name, value in limits:
-            if type(value) is not int or value < 1:
-                raise OptionError(f"{name} must be a positive integer (got {value!r})")
-        if observation not in OBSERVATIONS:
-            raise OptionError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))} (got {observation!r})")
+            arguments.whole(name, value, 1, 1 << 62, error=OptionError)
+        arguments.one_of("observation", observation, OBSERVATIONS, error=OptionError)
         self.observation = observation  # the layout of state.observation: see observation_slots
         self.step_limit = step_limit  # steps of effects per apply / new_game (see interpreter.driver.run)
         self.depth_limit = depth_limit  # frames on the interpreter's stack
@@ -170,6 +195,8 @@ class Game:
 
     def action_label(self, action_id: int) -> str:
         """What a stable action id means, in words (the same in every state)."""
+        arguments.whole("action_id", action_id, 0, self.num_distinct_actions - 1, error=IllegalActionError,
+                        expected=f"a stable action id from 0 to {self.num_distinct_actions - 1}")
         return self.action_codec.describe(action_id)
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -181,26 +208,12 @@ class Game:
                 guess = difflib.get_close_matches(name, list(specs), n=1)
                 hint = f" -- did you mean '{guess[0]}'?" if guess else f" (options: {', '.join(specs) or 'none'})"
                 raise OptionError(f"'{self.cardset.name}' has no option '{name}'{hint}")
-            if isinstance(spec.default, int) and not isinstance(spec.default, bool) and isinstance(value, str):
-                try:
-                    value = int(value)
-                except ValueError:
-                    raise OptionError(f"option '{name}' must be an integer (got {value!r})") from None
-            if isinstance(spec.default, bool) and isinstance(value, str):
-                if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
-                    raise OptionError(f"option '{name}' must be true or false (got {value!r})")
-                value = value.lower() in ("true", "yes", "1")
-            if spec.choices is not None and value not in spec.choices:
-                raise OptionError(
-                    f"option '{name}' must be one of {', '.join(map(repr, spec.choices))} (got {value!r})"
-                )
-            resolved[name] = value
+            resolved[name] = _option_value(name, spec.default, spec.choices, value)
         return resolved
 
     def new_game(self, seed: int = 0) -> State:
         """A new game, set up and run to its first decision."""
-        if type(seed) is not int:
-            raise OptionError(f"seed must be an integer (got {seed!r})")
+        arguments.seed("seed", seed, error=OptionError)
         rules = self.rules
         s = State(self)
         s.seed = seed

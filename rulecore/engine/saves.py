@@ -16,6 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import knowledge
+from .interpreter.driver import RESUMERS
 from .interpreter.frames import Ctx
 from .rng import Rng
 from ..errors import IllegalActionError, RuleError, StateError
@@ -157,8 +158,15 @@ def state_from_json(blank: "State", text: str, *, trusted: bool = False) -> "Sta
     replayed state must give the saved JSON exactly; the replayed state is returned."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise StateError(f"a saved state is JSON text (got {_shown(text)})")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise StateError(f"not a saved state: the bytes are not UTF-8 text (byte {exc.start:,} is not)") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int)
+    except StateError:
+        raise
     except RecursionError:
         raise StateError("not a saved state: the JSON is nested too deeply") from None
     except ValueError as exc:  # json's own message says where: "Expecting value: line 1 column 1 (char 0)"
@@ -178,6 +186,16 @@ def state_from_json(blank: "State", text: str, *, trusted: bool = False) -> "Sta
 
 
 _UNCHECKED = "the saved state does not hang together (edited or corrupt)"
+_DIGITS = 40  # digits of the longest number a save may hold (every number of a save fits in 64 bits)
+
+
+def _parse_int(digits: str) -> int:
+    """A JSON integer of a save: no more than ``_DIGITS`` digits (Python refuses to read numbers of
+    thousands of digits, and no field of a save needs more than 20)."""
+    if len(digits) > _DIGITS:
+        raise StateError(f"not a saved state: it holds a number of {len(digits.lstrip('-')):,} digits, "
+                         f"and no value of a save has more than 20")
+    return int(digits)
 
 
 def _rederived(game: "Game", state: "State", data: dict[str, Any]) -> "State":
@@ -347,7 +365,7 @@ def _from_dict(s: "State", data: Any) -> "State":
     if len(s.history) > game.action_limit:
         raise StateError(f"this state holds {len(s.history):,} actions, more than this game's action_limit of "
                          f"{game.action_limit:,} (Game(..., action_limit=N) loads longer games)")
-    s.seed = r.number(r.field("seed"), "seed", None)
+    s.seed = r.number(r.field("seed"), "seed", -(1 << 63), (1 << 64) - 1, "a whole number of at most 64 bits")
     s.rng = Rng(r.number(r.field("rng"), "rng", 0, (1 << 64) - 1))
     saved_zones = r.obj(r.field("zones"), "zones", "an object of zones and the card ids in each")
     if set(saved_zones) != set(rules.zone_visibility):
@@ -465,6 +483,11 @@ def _from_dict(s: "State", data: Any) -> "State":
     s.loose = r.per_card(r.field("loose", {}, optional=True), "loose", "an object of card ids and players (bits)",
                          r.number)
     s.notes = None
+    if s.asking is not None and (not s.stack or type(s.stack[-1][0]) not in RESUMERS):
+        frames = r.field("frames")
+        last = _at("frames", len(frames) - 1) if frames else "frames"
+        raise _bad(last, "the statement that asks the pending question (a choice or a menu), last of the frames",
+                   frames[-1] if frames else frames)
     if not s.terminal and s.asking is None:
         raise StateError("the saved state is neither over nor waiting for a decision: 'terminal' is false and "
                          "'decision' is null")

@@ -37,6 +37,7 @@ from .interpreter.decisions import Decision, Option
 from .interpreter.frames import Ctx, actor, ev
 from .rules import Rules
 from .rng import Rng
+from .. import arguments
 from ..errors import IllegalActionError, RuleError
 
 if TYPE_CHECKING:
@@ -143,23 +144,27 @@ class State:
         """Take the legal stable id ``action_id``: ``apply`` the action it leaves, or, while more than one
         action is still open, keep it in ``picking`` (the game does not change); an id not legal now
         raises ``IllegalActionError``."""
+        if type(action_id) is not int or not 0 <= action_id < self.game.num_distinct_actions:
+            arguments.whole("action_id", action_id, 0, self.game.num_distinct_actions - 1, error=IllegalActionError,
+                            expected=f"a stable action id from 0 to {self.game.num_distinct_actions - 1}")
         self.game.action_codec.apply(self, action_id)
 
     def apply(self, action: str) -> None:
         """Carry out ``action``; an illegal one raises ``IllegalActionError`` and changes nothing."""
         asking = self.asking
         if asking is None:
-            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+            raise IllegalActionError(f"the game is over; no action is legal (got {arguments.shown(action)})")
         actions = asking[2]
         try:
             index = actions.index(action)
         except ValueError:
             index = -1
         if index < 0:
-            shown = ", ".join(repr(a) for a in actions[:12])
+            shown = ", ".join(arguments.shown(a, 80) for a in actions[:12])
             more = ", ..." if len(actions) > 12 else ""
             raise IllegalActionError(
-                f"{action!r} is not legal now; {self.player_label(asking[0])} must choose one of: {shown}{more}"
+                f"{arguments.shown(action, 80)} is not legal now; {self.player_label(asking[0])} must choose one of: "
+                f"{shown}{more}"
             ) from None
         self._take(index, action)
 
@@ -222,6 +227,7 @@ class State:
 
     def heuristic(self, player: int) -> float:
         """The cardset's evaluation of this state for ``player`` (higher is better); 0.0 without one."""
+        self._check_player(player)
         expr = self.rules.cardset.heuristic
         if expr is None:
             return 0.0
@@ -264,8 +270,7 @@ class State:
         from ``seed`` and what ``player`` knows.  See docs/api.md, "Fair play".
         """
         self._check_player(player)
-        if type(seed) is not int:
-            raise IllegalActionError(f"resample needs an integer seed (got {seed!r})")
+        arguments.seed("seed", seed, error=IllegalActionError)
         world = _resample.resample(self, player, seed)
         if world.current_player != player:
             world.picking = ()  # another's partial answer (apply_id) is theirs alone
@@ -532,7 +537,7 @@ class State:
 
     def _check_player(self, player: int) -> None:
         if type(player) is not int or not 0 <= player < self.rules.players:
-            raise IllegalActionError(f"no player {player!r} in a {self.rules.players}-player game")
+            arguments.seat("player", player, self.rules.players, error=IllegalActionError)
 
     def __repr__(self) -> str:
         status = "over" if self.terminal else f"{self.player_label(self.current_player)} to choose"

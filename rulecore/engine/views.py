@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import arguments
 from ..errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -204,7 +205,11 @@ def _events(state: "State", player: int | None, since: int, numbered: bool, publ
 
 
 def zone_visible(state: "State", key: str, player: int) -> bool:
-    vis = state.rules.zone_visibility[key]
+    """Whether ``player`` sees the cards of the zone ``key`` now."""
+    vis = state.rules.zone_visibility.get(key) if type(key) is str else None
+    if vis is None:
+        raise arguments.bad("key", "a zone key of the game", key, IllegalActionError)
+    state._check_player(player)
     if vis == "everyone" or key in state.revealed:
         return True
     if vis == "owner":

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import rulecore
+from rulecore.bots import BOT_NAMES
 
 from . import schemas
 from .bots import BotPool
@@ -62,7 +63,8 @@ class Server:
         self.config = config
         self.games = Games(config.games)
         self.storage = SQLiteStorage(config.db)
-        self.pool = BotPool(config.games, config.bot_workers, config.bot_seconds)
+        self.pool = BotPool(config.games, config.bot_workers, config.bot_seconds,
+                            user_bots=tuple(b for b in config.bots if b not in BOT_NAMES))
         self.hub = Hub(config, self.games, self.storage, self.pool)
         self.socket_limiter = RateLimiter(config.rate, config.burst)
         self.sockets: dict[str, int] = {}

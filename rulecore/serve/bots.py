@@ -73,24 +73,26 @@ def _sync(games: Games, tables: dict[str, Any], job: BotJob) -> tuple[Any, dict[
     return state, bots
 
 
-def _decide(games: Games, tables: dict[str, Any], job: BotJob) -> str:
+def _decide(games: Games, tables: dict[str, Any], job: BotJob, user_bots: frozenset[str] = frozenset()) -> str:
     state, bots = _sync(games, tables, job)
     if state.current_player != job.seat:
         raise BotFailed(f"seat {job.seat} is not deciding")
     bot = bots.get(job.seat)
     if bot is None:
-        bot = bots[job.seat] = make_bot(job.bot, bot_seed(job.seed, job.seat))
+        # module:attr only for the bots the operator listed (--bot); a client's name is a built-in bot's
+        bot = bots[job.seat] = make_bot(job.bot, bot_seed(job.seed, job.seat), user_bots=job.bot in user_bots)
     action = bot.choose(state)
     if action not in state.legal_actions():
         raise BotFailed(f"the bot chose {action!r:.60}, which is not legal")
     return action
 
 
-def worker_main(conn: Connection, sources: Sequence[GameSource]) -> None:
+def worker_main(conn: Connection, sources: Sequence[GameSource], user_bots: Sequence[str] = ()) -> None:
     """A bot worker: answers ("decide", job) with ("ok", action) or ("error", message), forgets a match
-    on ("forget", match_id), and stops on None."""
+    on ("forget", match_id), and stops on None. ``user_bots``: the module:attr bots the operator listed."""
     games = Games(sources)
     tables: dict[str, Any] = {}
+    allowed = frozenset(user_bots)
     while True:
         try:
             message = conn.recv()
@@ -103,7 +105,7 @@ def worker_main(conn: Connection, sources: Sequence[GameSource]) -> None:
             tables.pop(payload, None)
             continue
         try:
-            conn.send(("ok", _decide(games, tables, payload)))
+            conn.send(("ok", _decide(games, tables, payload, allowed)))
         except rulecore.RulecoreError as exc:
             conn.send(("error", str(exc)))
         except Exception as exc:  # a bot of the user's own may raise anything: say what, never a traceback
@@ -111,9 +113,9 @@ def worker_main(conn: Connection, sources: Sequence[GameSource]) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, sources: Sequence[GameSource]):
+    def __init__(self, ctx: Any, sources: Sequence[GameSource], user_bots: Sequence[str] = ()):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=worker_main, args=(child, tuple(sources)), daemon=True,
+        self.process = ctx.Process(target=worker_main, args=(child, tuple(sources), tuple(user_bots)), daemon=True,
                                    name="rulecore-bot-worker")
         self.process.start()
         child.close()
@@ -134,8 +136,9 @@ class BotPool:
     """Worker processes that play the bots (see the module docstring). ``decide`` blocks: call it from a
     thread of its own (the server keeps an executor with one thread per worker)."""
 
-    def __init__(self, sources: Sequence[GameSource], workers: int, budget: float):
+    def __init__(self, sources: Sequence[GameSource], workers: int, budget: float, user_bots: Sequence[str] = ()):
         self.sources = tuple(sources)
+        self.user_bots = tuple(user_bots)  # module:attr bots the operator listed (serve --bot)
         self.budget = budget
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker | None] = [None] * max(1, workers)
@@ -152,7 +155,7 @@ class BotPool:
     def _worker(self, i: int) -> _Worker:
         worker = self._workers[i]
         if worker is None or not worker.process.is_alive():
-            worker = self._workers[i] = _Worker(self._ctx, self.sources)
+            worker = self._workers[i] = _Worker(self._ctx, self.sources, self.user_bots)
         return worker
 
     def decide(self, job: BotJob) -> str:

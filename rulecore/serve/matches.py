@@ -167,7 +167,7 @@ class Hub:
                 raise ApiError(422, "bad-seat", f"bot setting {item[:40]!r} must be key=number, at most "
                                                 f"{BOT_SETTING_MAX}")
         try:
-            make_bot(name, 0)  # settings that the bot does not take are refused here
+            make_bot(name, 0)  # a built-in bot's settings that it does not take are refused here (never module:attr)
         except rulecore.RulecoreError as exc:
             raise ApiError(422, "bad-seat", str(exc)[:300]) from None
         return name

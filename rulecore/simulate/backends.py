@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import MappingProxyType
 from typing import Any
 
@@ -38,7 +38,7 @@ def chunked(games: int, size: int) -> list[range]:
 
 def run_local_inprocess(
     game: SimGame, job: Job, games: int, progress: ProgressCallback | None
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """The games one after another in this process (``workers=1``), up to the first that fails."""
     for index in range(games):
         outcome = play_one(game, job, index)
@@ -61,52 +61,50 @@ def _terminate_workers(executor: ProcessPoolExecutor) -> None:
 
 def run_local_pool(
     blob: bytes, games: int, workers: int, progress: ProgressCallback | None
-) -> list[Outcome]:
+) -> Generator[Outcome, None, None]:
     """The games in chunks on a pool of ``workers`` spawned processes, each of which builds the game
-    once; stops at the first failing chunk, and stops the workers at once on Ctrl-C."""
+    once, handed back in game order up to the first that fails; stops the workers at once on Ctrl-C.
+
+    Only a few chunks per worker are queued or waiting to be handed back at any time, so the
+    memory of a run does not grow with its number of games."""
     # small chunks: smooth progress, quick stop on Ctrl-C, little per-task overhead
     size = max(1, min(32, math.ceil(games / (workers * 32))))
-    chunks = chunked(games, size)
-    results: dict[int, list[Outcome]] = {}
-    done_games = 0
+    count = math.ceil(games / size)
+    window = workers * 4  # chunks queued, running or done but not yet handed back
     context = multiprocessing.get_context("spawn")
     executor = ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=init_worker, initargs=(blob,)
     )
-    failed = False
+    pending: dict[Future[list[Outcome]], int] = {}
+    ready: dict[int, list[Outcome]] = {}
+    submitted = handed = done_games = 0
     try:
-        futures: dict[Future[list[Outcome]], int] = {
-            executor.submit(run_chunk_blob, blob, chunk): i for i, chunk in enumerate(chunks)
-        }
-        pending = set(futures)
-        while pending and not failed:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION, timeout=0.25)
+        while handed < count:
+            while submitted < count and len(pending) + len(ready) < window:
+                chunk = range(submitted * size, min((submitted + 1) * size, games))
+                pending[executor.submit(run_chunk_blob, blob, chunk)] = submitted
+                submitted += 1
+            done, _ = wait(set(pending), return_when=FIRST_COMPLETED, timeout=0.25)
             for future in done:
-                outcomes = future.result()
-                results[futures[future]] = outcomes
-                if any(isinstance(o, Failure) for o in outcomes):
-                    failed = True
-                else:
+                outcomes = ready[pending.pop(future)] = future.result()
+                if not any(isinstance(o, Failure) for o in outcomes):
                     done_games += len(outcomes)
             # at least every quarter second, and never while a lock of the pool is held:
             # the place where a caller's progress callback may stop the run by raising
             report(progress, done_games, games)
-        if failed:
-            # Chunks are queued in order, so every chunk before the failing one has
-            # started and is not cancelled: the lowest failure found is deterministic.
-            executor.shutdown(wait=True, cancel_futures=True)
-            for future, i in futures.items():
-                if future.done() and not future.cancelled() and i not in results:
-                    results[i] = future.result()
+            # in game order: every chunk before a failing one is handed back whole, so the
+            # lowest failure found is deterministic
+            while handed in ready:
+                outcomes = ready.pop(handed)
+                handed += 1
+                yield from outcomes
+                if any(isinstance(o, Failure) for o in outcomes):
+                    return
     except KeyboardInterrupt:
         _terminate_workers(executor)
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-    ordered: list[Outcome] = []
-    for i in sorted(results):
-        ordered.extend(results[i])
-    return ordered
 
 
 #: Per distributed backend: the module it imports, and the package that brings it besides the
@@ -130,34 +128,34 @@ def _import_backend(backend: str) -> Any:
         ) from exc
 
 
-def run_ray(blob: bytes, games: int, progress: ProgressCallback | None) -> list[Outcome]:
-    """Chunks of games as Ray tasks (Ray started here unless it already runs), read in game order."""
+def run_ray(blob: bytes, games: int, progress: ProgressCallback | None) -> Generator[Outcome, None, None]:
+    """Chunks of games as Ray tasks (Ray started here unless it already runs), handed back in game
+    order up to the first that fails."""
     ray = _import_backend("ray")
     if not ray.is_initialized():
         ray.init()
     task = ray.remote(run_chunk_blob)
     chunks = chunked(games, max(1, min(256, math.ceil(games / 256))))
     refs = [task.remote(blob, list(chunk)) for chunk in chunks]
-    outcomes: list[Outcome] = []
     done = 0
     for ref in refs:  # in order: the first failure found is the lowest-index one
         chunk_out: list[Outcome] = ray.get(ref)
-        outcomes.extend(chunk_out)
+        yield from chunk_out
         if any(isinstance(o, Failure) for o in chunk_out):
             for rest in refs[refs.index(ref) + 1 :]:
                 ray.cancel(rest)
-            break
+            return
         done += len(chunk_out)
         report(progress, done, games)
-    return outcomes
 
 
 def run_dask(
     blob: bytes, games: int, progress: ProgressCallback | None, workers: int | None = None
-) -> list[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Chunks of games as tasks on Dask's distributed scheduler: the Client this process is
     connected to, or else a LocalCluster of ``workers`` processes (default: every core)
-    started for this run and closed after it."""
+    started for this run and closed after it; handed back in game order up to the first that
+    fails, each chunk as soon as the chunks before it are in."""
     distributed = _import_backend("dask")
     cluster = None
     try:
@@ -174,7 +172,7 @@ def run_dask(
         position = {id(f): i for i, f in enumerate(futures)}
         per_chunk: dict[int, list[Outcome]] = {}
         failed_at: int | None = None
-        done = 0
+        handed = done = 0
         for future in distributed.as_completed(futures):
             i = position[id(future)]
             if failed_at is not None and i > failed_at:
@@ -189,7 +187,11 @@ def run_dask(
                 continue
             done += len(chunk_out)
             report(progress, done, games)
-        return [o for i in sorted(per_chunk) for o in per_chunk[i]]
+            while handed in per_chunk and failed_at is None:
+                yield from per_chunk.pop(handed)
+                handed += 1
+        for i in sorted(per_chunk):  # up to and including the lowest failing chunk
+            yield from per_chunk[i]
     finally:
         if cluster is not None:
             client.close()

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import rulecore
 from rulecore.bots import GameState, make_bot
+from rulecore.bots.registry import choose
 
 from .picks import pick_counter
 from .results import GameRecord
@@ -159,7 +160,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
     state: SimState | None = None
     try:
         state = game.new_game(seed=seed)
-        bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(job.bots)]
+        bots = [make_bot(name, bot_seed(seed, seat), user_bots=True) for seat, name in enumerate(job.bots)]
         picks = pick_counter(game, job.players)  # cards without abilities: a choice of a card is its use
         decisions = 0
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
@@ -187,7 +188,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
                     picks.count_index(state, seat, index)
                 apply_index(index)
             else:
-                action = bot.choose(state)
+                action = choose(bot, state, job.bots[seat])  # a user's bot that raises: one line
                 if picks is not None:
                     picks.count(state, seat, action)
                 state.apply(action)

@@ -1,10 +1,12 @@
-"""What a simulation gives back: one ``GameRecord`` per game, and the statistics read from them
-(``SimulationResult``: wins, ties, means; ``CardStats``: how each card type was used and how
-often its users won)."""
+"""What a simulation gives back: one ``GameRecord`` per game, added to a ``Tally`` (running
+totals, so a run's memory does not grow with its number of games) as it arrives, and the
+statistics read from the totals (``SimulationResult``: wins, ties, means; ``CardStats``: how each
+card type was used and how often its users won).  Fed in game order, the sums are the same
+whatever the backend or the number of workers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,48 +77,153 @@ class CardStats:
         }
 
 
-def _card_stats(records: Sequence[GameRecord], players: int) -> tuple[CardStats, ...]:
-    tracked = [r for r in records if r.card_uses is not None]
-    if not tracked:
-        return ()
-    seat_wins = [0] * players
-    for record in tracked:
+@dataclass(frozen=True)
+class Summary:
+    """The statistics of a run, read from its running totals (see ``SimulationResult``)."""
+
+    games: int
+    wins: tuple[int, ...]
+    ties: int
+    no_winner: int
+    unfinished: int
+    cooperative: bool
+    team_win_rate: float | None
+    mean_totals: tuple[float, ...] | None
+    mean_rounds: float | None
+    mean_decisions: float
+    card_stats: tuple[CardStats, ...]
+
+
+class _CardTotals:
+    """How one card type was used so far: uses, games, and (game, seat) pairs per seat."""
+
+    __slots__ = ("uses", "games", "pairs", "pair_wins", "seat_pairs")
+
+    def __init__(self, players: int) -> None:
+        self.uses = 0
+        self.games = 0
+        self.pairs = 0
+        self.pair_wins = 0
+        self.seat_pairs = [0] * players
+
+
+class Tally:
+    """The running totals of a run's records; ``add`` them in game order, ``summary()`` at the end."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self._wins = [0] * players
+        self._ties = 0
+        self._no_winner = 0
+        self._unfinished = 0
+        self._finished = 0
+        self._finished_decisions = 0
+        self._all_decisions = 0
+        self._team_wins = 0  # finished games with winners
+        self._together = True  # every finished game so far won by every seat or by none
+        self._totals: list[float] = [0] * players
+        self._scored = 0
+        self._rounds = 0
+        self._rounded = 0
+        self._tracked = 0  # games that report card uses
+        self._tracked_wins = [0] * players
+        self._cards: dict[str, _CardTotals] = {}
+
+    def add(self, record: GameRecord) -> None:
+        """Count one game's record."""
+        self.games += 1
         for seat in record.winners:
-            seat_wins[seat] += 1
-    seat_rate = [w / len(tracked) for w in seat_wins]
-    total: dict[str, int] = {}
-    games_used: dict[str, int] = {}
-    pairs: dict[str, int] = {}
-    pair_wins: dict[str, int] = {}
-    expected: dict[str, float] = {}
-    for record in tracked:
+            self._wins[seat] += 1
+        if len(record.winners) > 1:
+            self._ties += 1
+        self._all_decisions += record.decisions
+        if not record.finished:
+            self._unfinished += 1
+        else:
+            self._finished += 1
+            self._finished_decisions += record.decisions
+            if record.winners:
+                self._team_wins += 1
+                if set(record.winners) != set(range(self.players)):
+                    self._together = False
+            else:
+                self._no_winner += 1
+        if record.totals is not None:
+            self._scored += 1
+            for seat in range(self.players):
+                self._totals[seat] += record.totals[seat]
+        if record.rounds is not None:
+            self._rounded += 1
+            self._rounds += record.rounds
+        if record.card_uses is not None:
+            self._add_card_uses(record)
+
+    def add_all(self, records: Iterable[GameRecord]) -> Tally:
+        """Count every record of ``records`` (in their order); returns this tally."""
+        for record in records:
+            self.add(record)
+        return self
+
+    def _add_card_uses(self, record: GameRecord) -> None:
+        self._tracked += 1
+        for seat in record.winners:
+            self._tracked_wins[seat] += 1
         for card, uses in record.card_uses or ():
-            total[card] = total.get(card, 0) + sum(uses)
+            totals = self._cards.get(card)
+            if totals is None:
+                totals = self._cards[card] = _CardTotals(self.players)
+            totals.uses += sum(uses)
             if any(uses):
-                games_used[card] = games_used.get(card, 0) + 1
+                totals.games += 1
             for seat, count in enumerate(uses):
-                if count > 0 and seat < players:
-                    pairs[card] = pairs.get(card, 0) + 1
-                    pair_wins[card] = pair_wins.get(card, 0) + (seat in record.winners)
-                    expected[card] = expected.get(card, 0.0) + seat_rate[seat]
-    stats = [
-        CardStats(
-            card=card,
-            uses_per_game=total[card] / len(tracked),
-            used_share=games_used.get(card, 0) / len(tracked),
-            games_used=games_used.get(card, 0),
-            seat_games_used=pairs.get(card, 0),
-            win_rate_when_used=pair_wins.get(card, 0) / pairs[card] if pairs.get(card) else 0.0,
-            usual_win_rate=expected.get(card, 0.0) / pairs[card] if pairs.get(card) else 0.0,
+                if count > 0 and seat < self.players:
+                    totals.pairs += 1
+                    totals.pair_wins += seat in record.winners
+                    totals.seat_pairs[seat] += 1
+
+    def _card_stats(self) -> tuple[CardStats, ...]:
+        tracked = self._tracked
+        if not tracked:
+            return ()
+        stats = []
+        for card, t in self._cards.items():
+            # the seats' overall win rates over the tracked games, weighted by their (game, seat) pairs
+            expected = sum(n * w for n, w in zip(t.seat_pairs, self._tracked_wins))
+            stats.append(
+                CardStats(
+                    card=card,
+                    uses_per_game=t.uses / tracked,
+                    used_share=t.games / tracked,
+                    games_used=t.games,
+                    seat_games_used=t.pairs,
+                    win_rate_when_used=t.pair_wins / t.pairs if t.pairs else 0.0,
+                    usual_win_rate=expected / (tracked * t.pairs) if t.pairs else 0.0,
+                )
+            )
+        stats.sort(key=lambda c: (-c.uses_per_game, c.card))
+        return tuple(stats)
+
+    def summary(self) -> Summary:
+        """What the totals say so far."""
+        cooperative = self.players > 1 and self._finished > 0 and self._together
+        if self._finished:
+            mean_decisions = self._finished_decisions / self._finished
+        else:
+            mean_decisions = self._all_decisions / self.games if self.games else 0.0
+        return Summary(
+            games=self.games,
+            wins=tuple(self._wins),
+            ties=self._ties,
+            no_winner=self._no_winner,
+            unfinished=self._unfinished,
+            cooperative=cooperative,
+            team_win_rate=self._team_wins / self.games if cooperative and self.games else None,
+            mean_totals=tuple(t / self._scored for t in self._totals) if self._scored else None,
+            mean_rounds=self._rounds / self._rounded if self._rounded else None,
+            mean_decisions=mean_decisions,
+            card_stats=self._card_stats(),
         )
-        for card in total
-    ]
-    stats.sort(key=lambda c: (-c.uses_per_game, c.card))
-    return tuple(stats)
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
 
 
 @dataclass(frozen=True)
@@ -133,6 +240,11 @@ class SimulationResult:
 
     ``options`` are the options given; ``options_in_force`` every option the
     game was played with, defaults included (the game's own ``options``).
+
+    The statistics come from ``summary``, running totals kept as the games finished.
+    ``records`` holds the per-game records only when asked for (``simulate(...,
+    keep_records=True)``); built by hand from ``records`` alone, the summary is
+    computed from them.
     """
 
     cardset: str
@@ -140,24 +252,30 @@ class SimulationResult:
     seed: int
     bots: tuple[str, ...]
     options: Mapping[str, Any]
-    records: tuple[GameRecord, ...]
+    records: tuple[GameRecord, ...] = ()
     max_decisions: int = DEFAULT_MAX_DECISIONS
     wall_time: float = field(default=0.0, compare=False)
     options_in_force: Mapping[str, Any] = field(default_factory=dict)
     #: what the game calls a round ('hand', 'deal'; flow.rounds.label), for tables
     round_label: str = "round"
+    summary: Summary | None = None
+
+    def __post_init__(self) -> None:
+        if self.summary is None:
+            object.__setattr__(self, "summary", Tally(self.players).add_all(self.records).summary())
+
+    @property
+    def _summary(self) -> Summary:
+        assert self.summary is not None  # set in __post_init__
+        return self.summary
 
     @property
     def games(self) -> int:
-        return len(self.records)
+        return self._summary.games
 
     @property
     def wins(self) -> tuple[int, ...]:
-        counts = [0] * self.players
-        for record in self.records:
-            for seat in record.winners:
-                counts[seat] += 1
-        return tuple(counts)
+        return self._summary.wins
 
     @property
     def win_rates(self) -> tuple[float, ...]:
@@ -165,58 +283,48 @@ class SimulationResult:
 
     @property
     def ties(self) -> int:
-        return sum(1 for r in self.records if len(r.winners) > 1)
+        return self._summary.ties
 
     @property
     def no_winner(self) -> int:
-        return sum(1 for r in self.records if r.finished and not r.winners)
+        return self._summary.no_winner
 
     @property
     def unfinished(self) -> int:
-        return sum(1 for r in self.records if not r.finished)
+        return self._summary.unfinished
 
     @property
     def cooperative(self) -> bool:
         """True when every finished game was won by all seats or by none (and one finished).
 
-        Read from the records, not the rules: in such games the seats win or lose
+        Read from the games, not the rules: in such games the seats win or lose
         together, so per-seat win rates say nothing about seat advantages.
         """
-        finished = [r for r in self.records if r.finished]
-        everyone = set(range(self.players))
-        return self.players > 1 and bool(finished) and all(
-            not r.winners or set(r.winners) == everyone for r in finished
-        )
+        return self._summary.cooperative
 
     @property
     def team_win_rate(self) -> float | None:
         """Share of games that all seats won together, for a cooperative run; else None."""
-        if not self.cooperative or not self.games:
-            return None
-        return sum(1 for r in self.records if r.finished and r.winners) / self.games
+        return self._summary.team_win_rate
 
     @property
     def card_stats(self) -> tuple[CardStats, ...]:
         """Per-card statistics, most used first; empty if no game reports card uses."""
-        return _card_stats(self.records, self.players)
+        return self._summary.card_stats
 
     @property
     def mean_totals(self) -> tuple[float, ...] | None:
         """Mean final total per seat over games that report totals, else None."""
-        scored = [r.totals for r in self.records if r.totals is not None]
-        if not scored:
-            return None
-        return tuple(sum(t[s] for t in scored) / len(scored) for s in range(self.players))
+        return self._summary.mean_totals
 
     @property
     def mean_rounds(self) -> float | None:
-        return _mean([r.rounds for r in self.records if r.rounds is not None])
+        return self._summary.mean_rounds
 
     @property
     def mean_decisions(self) -> float:
         """Mean decisions per finished game (per game if none finished)."""
-        finished = [r.decisions for r in self.records if r.finished]
-        return _mean(finished or [r.decisions for r in self.records]) or 0.0
+        return self._summary.mean_decisions
 
     @property
     def games_per_second(self) -> float:
@@ -248,7 +356,7 @@ class SimulationResult:
             "team_win_rate": self.team_win_rate,
             "card_stats": [c.to_dict() for c in self.card_stats],
         }
-        if include_records:
+        if include_records and self.records:
             data["records"] = [r.to_dict() for r in self.records]
         if include_timings:
             data["wall_time"] = self.wall_time

@@ -1,14 +1,16 @@
 """``simulate``: check the arguments, build the game once (bad cardsets, player counts and options
-fail here, cleanly), seat the bots, hand the games to a backend and gather the records into a
-``SimulationResult``, or raise the lowest failing game as a ``SimulationError``."""
+fail here, cleanly), seat the bots, hand the games to a backend and count their records as they
+arrive (a ``Tally``) into a ``SimulationResult``, or raise the lowest failing game as a
+``SimulationError``."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal
 
@@ -17,7 +19,7 @@ from rulecore.bots import BOT_NAMES, make_bot
 
 from .backends import ProgressCallback, report, run_dask, run_local_inprocess, run_local_pool, run_ray
 from .games import Failure, GameFactory, Job, Outcome, build_game, default_factory, pickled
-from .results import DEFAULT_MAX_DECISIONS, GameRecord, SimulationResult
+from .results import DEFAULT_MAX_DECISIONS, GameRecord, SimulationResult, Tally
 
 Backend = Literal["local", "ray", "dask"]
 #: Backends accepted by :func:`simulate`.
@@ -38,6 +40,8 @@ def simulate(
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     game_factory: GameFactory | None = None,
     roots: Sequence[str | os.PathLike[str]] = (),
+    keep_records: bool = False,
+    on_record: Callable[[GameRecord], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of ``cardset`` between bots and aggregate the results.
 
@@ -55,6 +59,12 @@ def simulate(
     for worker processes it must be picklable (a module-level function).
     ``roots`` are folders the default factory's ``load_cardset`` may read besides the
     cardset's own folder tree (see ``rulecore.load_cardset``).
+
+    The games are counted as they finish (in game order) and their records dropped, so
+    memory stays flat at any number of games. ``on_record(record)`` is called with each
+    game's :class:`GameRecord`, in game order (e.g. to write them to a file as they
+    come); ``keep_records=True`` also keeps them all in ``result.records`` (memory grows
+    with the games).
 
     Raises :class:`rulecore.RulecoreError` for bad arguments, cardsets or options,
     and :class:`SimulationError` (a subclass) if a game fails; it names the
@@ -96,44 +106,51 @@ def simulate(
 
     started = time.perf_counter()
     report(progress, 0, games)
-    outcomes: list[Outcome]
+    outcomes: Generator[Outcome, None, None]
     if backend == "local":
         count = min(workers or os.cpu_count() or 1, games)
         if count <= 1:
-            outcomes = list(run_local_inprocess(game, job, games, progress))
+            outcomes = run_local_inprocess(game, job, games, progress)
         else:
-            try:
-                outcomes = run_local_pool(pickled(job), games, count, progress)
-            except BrokenProcessPool as exc:
-                raise rulecore.RulecoreError(
-                    "a simulation worker process died. Workers are started with 'spawn', "
-                    "so a script that calls simulate() must guard its entry point with "
-                    "`if __name__ == '__main__':` (and cannot be read from stdin); "
-                    "or run with workers=1"
-                ) from exc
+            outcomes = run_local_pool(pickled(job), games, count, progress)
     elif backend == "ray":
         outcomes = run_ray(pickled(job), games, progress)
     else:
         outcomes = run_dask(pickled(job), games, progress, workers)
+    tally = Tally(players)
+    kept: list[GameRecord] = []
+    with contextlib.closing(outcomes):
+        try:
+            for outcome in outcomes:  # in game order, up to the first failure
+                if isinstance(outcome, Failure):
+                    raise outcome.error()
+                tally.add(outcome)
+                if keep_records:
+                    kept.append(outcome)
+                if on_record is not None:
+                    on_record(outcome)
+        except BrokenProcessPool as exc:
+            raise rulecore.RulecoreError(
+                "a simulation worker process died. Workers are started with 'spawn', "
+                "so a script that calls simulate() must guard its entry point with "
+                "`if __name__ == '__main__':` (and cannot be read from stdin); "
+                "or run with workers=1"
+            ) from exc
     wall = time.perf_counter() - started
-
-    failures = [o for o in outcomes if isinstance(o, Failure)]
-    if failures:
-        raise min(failures, key=lambda f: f.index).error()
-    records = tuple(sorted((o for o in outcomes if isinstance(o, GameRecord)), key=lambda r: r.index))
-    if len(records) != games:  # pragma: no cover - defensive
-        raise rulecore.RulecoreError(f"simulation lost games: {len(records)} of {games} finished")
+    if tally.games != games:  # pragma: no cover - defensive
+        raise rulecore.RulecoreError(f"simulation lost games: {tally.games} of {games} finished")
     return SimulationResult(
         cardset=str(name),
         players=players,
         seed=seed,
         bots=job.bots,
         options=dict(job.options),
-        records=records,
+        records=tuple(kept),
         max_decisions=max_decisions,
         wall_time=wall,
         options_in_force=in_force,
         round_label=str(getattr(game_cardset, "round_label", None) or "round"),
+        summary=tally.summary(),
     )
 
 
@@ -151,7 +168,7 @@ def _resolve_bots(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
         )
     for name in names:
         if name not in BOT_NAMES:
-            make_bot(name, 0)  # raises the error listing the valid names
+            make_bot(name, 0, user_bots=True)  # raises the error listing the valid names
     return names
 
 

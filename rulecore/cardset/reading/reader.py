@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,23 @@ def read_cardset(path: Path, files: Files) -> Document:
         elif problem.code == "io":
             problem = Problem(f"cannot read cardset file: {problem.message}", problem.span,
                               "give a built-in name or a .yaml path", "io")
+        else:  # not text: nothing of it is quoted
+            problem = Problem(problem.message, Span(problem.span.file, problem.span.line, problem.span.column),
+                              problem.hint, problem.code)
         raise CardsetError([problem])
+    if not _CARDSET_KEY.search(text):
+        raise CardsetError([Problem(
+            "this file is not a cardset: it has no top-level key of one (name:, players:, zones:, cards:, "
+            "extends:, ...), so nothing of it is shown", Span(str(path), 1, 1),
+            f"give a built-in name or the path of a cardset .yaml; to write one, start from the example "
+            f"docs/examples/tiny-game.yaml ({doc_ref('docs/examples/tiny-game.yaml').split(' (', 1)[1]}", "refused")])
     return _document(_read(text, str(path), files, ()), files)
+
+
+#: a line that starts a top-level key of a cardset: a file with none is not one, and is never quoted
+#: (load_cardset("/proc/self/environ") must not print the environment)
+_CARDSET_KEY = re.compile(r"^(?:name|title|description|players|zones|cards|counters|vars|options|setup|flow|end|"
+                          r"procedures|functions|families|extends|include|remove|heuristic)[ \t]*:", re.MULTILINE)
 
 
 def read_cardset_text(text: str, file: str, files: Files) -> Document:

@@ -86,7 +86,14 @@ def resume(state: "State", index: int) -> None:
     frame = state.stack[-1]
     state.asking = None
     state.steps = state.nested = 0
-    RESUMERS[type(frame[0])](state, frame, index)
+    try:
+        RESUMERS[type(frame[0])](state, frame, index)
+    except RuleError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # only a state loaded with trusted=True whose frames were edited gets here
+        raise RuleError(f"cannot carry this answer out: {_in_words(state, exc)}",
+                        getattr(frame[0], "span", None)) from exc
     run(state)
 
 

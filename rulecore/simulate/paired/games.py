@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import rulecore
 from rulecore.bots import make_bot
+from rulecore.bots.registry import choose
 
 from ..games import Failure, Job, SimGame, bot_seed, build_game
 
@@ -111,7 +112,8 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
     heuristic = _has_heuristic(game)
     try:
         state = game.new_game(seed=seed)
-        bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(job.bots)]
+        bots = [make_bot(name, bot_seed(seed, seat), user_bots=True) for seat, name in enumerate(job.bots)]
+        apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
         legal = 0
@@ -125,7 +127,11 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
             legal += len(state.legal_actions())
-            state.apply(bots[seat].choose(state))
+            bot = bots[seat]
+            if apply_index is not None and hasattr(bot, "choose_index"):
+                apply_index(bot.choose_index(state))  # no label looked up: the same action
+            else:
+                state.apply(choose(bot, state, job.bots[seat]))  # a user's bot that raises: one line
             decisions += 1
             if heuristic:
                 masks.append(_leaders([state.heuristic(p) for p in range(job.players)]))
