@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import knowledge
+from .knowing import knowledge
 from ..cardset.fingerprint import fingerprint
 from .encoding.actions import ActionCodec
 from .encoding.compact import CompactObserver
@@ -238,6 +238,7 @@ class Game:
         s.player_marks = [()] * rules.players
         s.sealing = None
         s.sealed_cards = {}
+        s.sealed_ops = ()
         knowledge.reset(s)
         run(s)
         return s
