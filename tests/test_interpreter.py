@@ -2094,11 +2094,13 @@ def test_simultaneous_sealed_state_saves_and_loads(tiny):
 
 
 def test_simultaneous_parts_are_sealed_in_views(tiny):
-    """Player 1's view does not show what player 0's sealed part put on the table until every part is done."""
+    """Player 1's view does not show what player 0's sealed part put on the table until every part is done:
+    not the card, not even that one went (the table as it was when the parts began)."""
     s = tiny.run(SIMUL.replace("move c to pile of p", "move c to shown of p"))
     s.apply("Bean")
     assert s.current_player == 1
-    assert s.view(1)["zones"]["shown/0"]["cards"] == [None]  # counted, not shown
+    assert s.view(1)["zones"]["shown/0"] == {"count": 0, "cards": []}
+    assert s.view(1)["zones"]["deck"]["count"] == 6
     assert s.view(0)["zones"]["shown/0"]["cards"] == ["bean"]
     s.apply(s.legal_actions()[0])  # the last part is done: everything is revealed together
     assert s.view(1)["zones"]["shown/0"]["cards"] == ["bean"]

@@ -92,10 +92,15 @@ def may_see(state: rulecore.State, key: str, player: int) -> bool:
 
 
 def check_views(state: rulecore.State) -> None:
-    """No view shows cards the viewer may not see, nor options of someone else's decision."""
+    """No view shows cards the viewer may not see, nor options of someone else's decision (inside sealed
+    parts, of the table as the viewer sees it: the others' parts taken back)."""
     rules = state.rules
+    real = state
     for p in range(rules.players):
-        view = state.view(p)
+        state = real.seen_by(p)
+        if not real.sealed_ops:
+            assert state is real
+        view = real.view(p)
         json.dumps(view)
         for key, entry in view["zones"].items():
             assert entry["count"] == len(state.zones[key])

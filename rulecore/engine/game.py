@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import knowledge
+from .knowing import knowledge
 from .. import arguments
 from ..cardset.fingerprint import fingerprint
 from .encoding.actions import ActionCodec
@@ -251,6 +251,7 @@ class Game:
         s.player_marks = [()] * rules.players
         s.sealing = None
         s.sealed_cards = {}
+        s.sealed_ops = ()
         knowledge.reset(s)
         run(s)
         return s

@@ -17,7 +17,8 @@ from .interpreter.driver import MACHINE
 from .interpreter.frames import Ctx
 from .interpreter.signals import menu_answers
 from .interpreter.simple import SIMPLE
-from .knowledge import card_locals, kind_pools, picked_by_kind, zone_seers
+from .knowing.held import card_locals
+from .knowing.knowledge import how_picked, kind_pools, zone_seers
 
 
 class _NoState:
@@ -115,7 +116,7 @@ class Rules:
 
         # node table, so frames can be saved as numbers
         self.nodes: list[Any] = []
-        self.picked_by_kind: dict[int, bool] = {}  # move statement -> are its cards picked by kind
+        self.picked_by_kind: dict[int, int] = {}  # move statement -> how it picks its cards (knowledge.how_picked)
         self.kind_pools: dict[int, Any] = {}  # move statement -> the cards of a kind it picks some of
         self.node_id: dict[int, int] = {}
         roots: list[Any] = [cardset.program]
@@ -144,7 +145,7 @@ class Rules:
                     self.node_id[id(node)] = len(self.nodes)
                     self.nodes.append(node)
                     if isinstance(node, n.Move):
-                        self.picked_by_kind[id(node)] = picked_by_kind(node.cards)
+                        self.picked_by_kind[id(node)] = how_picked(node.cards)
         unique = list({id(e): e for e in expr_roots}.values())
         menus = [node for node in self.nodes if type(node) is n.Menu]
         self.generated = self.compiler.generate(unique, menus, self, f"effects of {cardset.name}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import knowledge
+from .knowing import knowledge, sealed
 from .interpreter.driver import RESUMERS
 from .interpreter.frames import Ctx
 from .rng import Rng
@@ -76,6 +76,7 @@ def clone(state: "State") -> "State":
     new.player_marks = state.player_marks[:]
     new.sealing = state.sealing
     new.sealed_cards = dict(state.sealed_cards)
+    new.sealed_ops = state.sealed_ops  # a tuple: replaced, never changed
     # classes are shared, copied on write (knowledge.writable): neither state owns any now
     new.classes = state.classes[:]
     new.class_links = state.class_links[:]
@@ -140,6 +141,7 @@ def to_json(state: "State") -> str:
         "player_marks": state.player_marks,
         "sealing": state.sealing,
         "sealed_cards": {str(c): p for c, p in state.sealed_cards.items()},
+        **({"sealed_ops": sealed.to_json(state.sealed_ops)} if state.sealed_ops else {}),
         "classes": [{str(c): k for c, k in knowledge.resolved(cls, links).items()}
                     for cls, links in zip(state.classes, state.class_links)],
         "class_seq": state.class_seq,
@@ -473,6 +475,7 @@ def _from_dict(s: "State", data: Any) -> "State":
     sealing = r.field("sealing")
     s.sealing = None if sealing is None else r.player(sealing, "sealing")
     s.sealed_cards = r.per_card(r.field("sealed_cards"), "sealed_cards", "an object of card ids and players", r.player)
+    s.sealed_ops = sealed.from_json(s, r.field("sealed_ops", [], optional=True))
     classes = r.seq(r.field("classes", [{}] * players, optional=True), "classes",
                      f"a list of {players} objects, one per player", players)
     s.classes = [r.per_card(cls, _at("classes", i), "an object of card ids and class numbers", r.number)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import knowledge
+from .knowing import knowledge
 from .interpreter.driver import run
 from .interpreter.frames import ev
 from ..lang import nodes as n

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import attrs
 
-from . import knowledge
-from . import resample as _resample
+from .knowing import knowledge, sealed
+from .knowing import resample as _resample
 from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.functions import describe_value
@@ -84,7 +84,8 @@ class State:
     player_marks: list[tuple[str, ...]]  # seat -> its marks
     sealing: int | None  # inside 'simultaneously': whose sealed part is running
     sealed_cards: dict[int, int]  # card moved in a sealed part -> whose part: hidden from the others until unsealed
-    classes: list[dict[int, int]]  # seat -> card -> which cards it cannot tell apart (see engine/knowledge.py)
+    sealed_ops: tuple[Any, ...]  # what the sealed parts running changed, to show each seat its own (engine/sealed.py)
+    classes: list[dict[int, int]]  # seat -> card -> which cards it cannot tell apart (see engine/knowing/knowledge.py)
     class_links: list[dict[int, int]]  # seat -> class -> the class it was merged into (followed by knowledge.class_of)
     owned_classes: int  # seats (bitmask) whose classes and links this state alone holds (the others: copy on write)
     class_seq: int  # the last class number given out
@@ -276,6 +277,14 @@ class State:
             world.picking = ()  # another's partial answer (apply_id) is theirs alone
         return world
 
+    def seen_by(self, player: int) -> "State":
+        """The table as ``player`` sees it: while sealed parts run (``simultaneously``), a copy with what
+        the other seats' parts changed taken back (where cards went and how many, counters, variables,
+        marks), their own part's changes kept; otherwise this state itself.  ``view``, ``view_key``,
+        observations and ``resample`` for ``player`` read it.  Read only: apply actions to the state."""
+        self._check_player(player)
+        return sealed.seen(self, player)
+
     def _restore(self, before: "State") -> None:
         """After a rule error, put back the state as it was before the action."""
         for field in attrs.fields(State):
@@ -299,7 +308,7 @@ class State:
 
     def move_by_rule(self, node: Any, cards: Sequence[int], dest: str, env: dict) -> None:
         """The cards of a ``move`` statement moved; what every player can tell of how they were picked
-        (by kind, from which cards) is read from the statement (see knowledge.py)."""
+        (by kind, from which cards) is read from the statement (see knowing/knowledge.py)."""
         rules = self.rules
         pool = rules.kind_pools.get(id(node))
         if pool is not None:
@@ -307,8 +316,9 @@ class State:
         self.move(cards, dest, node.position, node.face, actor(env), rules.picked_by_kind[id(node)], pool)
 
     def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any,
-             by_kind: bool = False, pool: Sequence[int] | None = None) -> None:
-        """Move cards; ``by_kind``: the rules picked them by what they are (a whole zone, or a property);
+             by_kind: int = 0, pool: Sequence[int] | None = None) -> None:
+        """Move cards; ``by_kind``: how the rules picked them (``knowledge.how_picked``: by place, by a
+        property, a whole zone);
         ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
         if not (face or self.record_events or self.sealing is not None or self.faceup or self.facedown
                 or self.revealed or self.sealed_cards):
@@ -325,8 +335,12 @@ class State:
         # how the cards lie: nothing to do when no card lies face up or down and none is turned
         lie = face is not None or self.faceup or self.facedown
         sealing = self.sealing if face != "up" else None
+        noting: list[Any] | None = [] if self.sealing is not None else None  # inside sealed parts: sealed.note
         for c in cards:
             src = where[c]
+            if noting is not None:
+                row = zone_w(src)
+                noting.append((c, src, row.index(c), sealed.lie(self, c)))
             zone_w(src).remove(c)
             sources.setdefault(src, []).append(c)
             where[c] = dest
@@ -336,6 +350,9 @@ class State:
                 # moved in a sealed part: only its player sees it until all parts are done
                 self.sealed_cards[c] = sealing
         self._place(target, cards, position)
+        if noting is not None:  # a move face up is no one's: everyone sees it at once
+            for c, src, index, lay in noting:
+                sealed.note(self, ("move", sealing, c, src, index, dest, target.index(c), lay, sealed.lie(self, c)))
         if self.revealed:
             # a reveal shows a zone as it is; once cards move in or out it is hidden again
             for key in (dest, *sources):
@@ -347,7 +364,7 @@ class State:
             for src, moved in sources.items():
                 self._move_event(src, dest, moved, actor, was_up)
 
-    def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: bool,
+    def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: int,
                     pool: Sequence[int] | None) -> None:
         """``move`` with nothing face up or down, revealed or sealed and no event log (random play, the
         bots' look-ahead): every card is seen as its zone shows it, worked out once per move."""
@@ -461,10 +478,19 @@ class State:
             per[player] += 1
             self.uses[t] = per
 
+    def set_var(self, name: str, value: Any) -> None:
+        """Set a game variable (``set NAME to ...``)."""
+        if self.sealing is not None:
+            sealed.note(self, ("var", self.sealing, name, self.vars.get(name), value))
+        self.vars[name] = value
+
     def mark_card(self, card: int, mark: str, remove: bool) -> None:
         marks = self.marks.get(card, ())
         if not remove:
             check_mark(mark, marks, "a card")
+        if self.sealing is not None and (mark in marks) == remove:
+            sealed.note(self, ("mark", self.sealing, card, self.marks.get(card),
+                               tuple(m for m in marks if m != mark) or None if remove else marks + (mark,)))
         if remove:
             if mark in marks:
                 rest = tuple(m for m in marks if m != mark)
@@ -481,6 +507,9 @@ class State:
             return  # nothing changes, so nothing is logged
         if not remove:
             check_mark(mark, marks, "a player")
+        if self.sealing is not None:
+            sealed.note(self, ("pmark", self.sealing, player, marks,
+                               tuple(m for m in marks if m != mark) if remove else marks + (mark,)))
         if remove:
             self.player_marks[player] = tuple(m for m in marks if m != mark)
         else:
@@ -491,6 +520,7 @@ class State:
     def unseal(self, start: int) -> None:
         """The sealed parts since log entry ``start`` are done: show them to everyone they were meant for."""
         self.sealed_cards.clear()
+        self.sealed_ops = ()
         log = self.log
         for i in range(start, len(log)):
             if "sealed" in log[i]:  # events are shared with clones: replace, never edit in place
@@ -507,6 +537,8 @@ class State:
         if cdef.max is not None and new > cdef.max:
             new = cdef.max
         values[index] = new
+        if self.sealing is not None and new != old:
+            sealed.note(self, ("counter", self.sealing, name, index, old, new))
         if self.record_events and new != old:
             owner = f"{self.player_label(index)}'s " if cdef.per_player else ""
             self.emit("counter", f"{owner}{name}: {old} -> {new}", counter=name, player=index if cdef.per_player else None,

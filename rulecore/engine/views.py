@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import arguments
+from .knowing import sealed as _sealed
 from ..errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def public_view(state: "State") -> dict[str, Any]:
 
 
 def _view(state: "State", player: int | None) -> dict[str, Any]:
+    state = _sealed.seen(state, player)  # inside sealed parts: the others' changes not shown yet
     rules = state.rules
     seats = rules.seats
     zones: dict[str, Any] = {}
@@ -97,6 +99,7 @@ def view_key(state: "State", player: int) -> tuple[Any, ...]:
     ``view`` (tests/test_views.py pins the two together)."""
     rules = state.rules
     state._check_player(player)
+    state = _sealed.seen(state, player)  # inside sealed parts: the others' changes not shown yet
     types = rules.instance_type
     bit = 1 << player
     revealed, down, sealed, up, marks = state.revealed, state.facedown, state.sealed_cards, state.faceup, state.marks

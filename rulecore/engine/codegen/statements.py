@@ -141,7 +141,7 @@ class StatementWriter(ExpressionWriter):
 
     def s_SetVar(self, node: n.SetVar, sc: Scope) -> None:
         value = self.ex(node.value, sc)
-        self.w.line(f"S.vars[{node.name!r}] = {value}")
+        self.w.line(f"S.set_var({node.name!r}, {value})")
 
     def s_CounterOp(self, node: n.CounterOp, sc: Scope) -> None:
         w = self.w

@@ -29,7 +29,7 @@ def s_let(state: "State", node: n.Let, env: dict) -> None:
 
 
 def s_setvar(state: "State", node: n.SetVar, env: dict) -> None:
-    state.vars[node.name] = ev(state, node.value, env)
+    state.set_var(node.name, ev(state, node.value, env))
 
 
 def s_counter(state: "State", node: n.CounterOp, env: dict) -> None:

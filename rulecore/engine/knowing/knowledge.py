@@ -17,9 +17,12 @@ How classes change:
 - a move a player cannot follow (a moved card was shown to them neither where
   it was nor where it went) merges, for them, the classes of the moved cards and
   of the unseen cards left behind: they cannot tell which went;
-- unless the rules picked the cards by what they are (a whole zone, or the cards
-  of a zone that have a property): then the moved cards leave their classes for
-  new ones, since the player knows the kind of each card that went;
+- unless the rules moved a whole zone: then nothing changes for them (the cards
+  go together, so they know as much of each as before, and no more: a pile they
+  never saw stays in the classes it was in);
+- or the rules picked the cards by what they are (the cards of a zone that have
+  a property): then the moved cards leave their classes for new ones, since the
+  player knows the kind of each card that went;
 - or picked some cards of a kind (``first``, ``top``, ``random``... of the cards of a
   zone that have a property, directly or through a ``let``): then those cards of
   that kind, moved or not, leave their classes for new ones together.
@@ -32,18 +35,18 @@ a look, a shuffle or a hidden zone only notes who saw what (``State.notes``, nes
 triples that clones share), and ``settle`` works the notes into the classes, in
 order, when ``resample`` or ``to_json`` reads them.
 
-``card_locals`` reads from the effect text which variables of the rules hold
-cards, so that ``resample`` can deal them anew with the cards they name.
+Which variables of the rules hold cards (for ``resample`` to deal them anew) is
+read in ``held``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from ..lang import nodes as n
+from ...lang import nodes as n
 
 if TYPE_CHECKING:
-    from .state import State
+    from ..state import State
 
 
 def zone_seers(visibility: dict[str, str], owner: dict[str, int | None], players: int) -> dict[str, int]:
@@ -251,9 +254,14 @@ def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tup
     return out
 
 
+# How the rules picked the cards of a move (``how_picked``): what a player who cannot follow it can tell
+BY_PLACE, BY_KIND, WHOLE_ZONE = 0, 1, 2
+
+
 def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources: Sequence[str], dest: str,
-          position: str, by_kind: bool, pool: Sequence[int] | None) -> None:
-    """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them."""
+          position: str, by_kind: int, pool: Sequence[int] | None) -> None:
+    """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them
+    (``by_kind``: how the rules picked them, ``BY_PLACE``, ``BY_KIND`` or ``WHOLE_ZONE``)."""
     rules = state.rules
     if state.faceup or state.facedown or state.revealed or state.sealed_cards:
         after = masks(state, cards)
@@ -279,7 +287,7 @@ def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources
 
 
 def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...], follow: int,
-               left: Any, back_in: bool, shuffled_in: tuple[int, ...] | None, by_kind: bool, pool_masks: Any) -> None:
+               left: Any, back_in: bool, shuffled_in: tuple[int, ...] | None, by_kind: int, pool_masks: Any) -> None:
     rules = state.rules
     lost = 0  # the players who lose sight of some moved card
     for b, a in zip(before, after):
@@ -291,9 +299,12 @@ def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], 
             _lose(state, shuffled_in)
         return  # everyone saw it all, and kept seeing it: nothing to learn or forget
     own: dict[int, int] = {}  # card -> the class of its own it gets (one number for every player)
+    whole = by_kind == WHOLE_ZONE
     for p in range(rules.players):
         bit = 1 << p
-        if follow & bit:
+        if follow & bit or whole:
+            # a whole zone moved: whoever cannot follow it knows each card as before (those they saw go
+            # out of sight where they know them to be), and no more: their classes stay as they were
             if lost & bit:
                 cls, links = writable(state, p)
                 for c, b, a in zip(cards, before, after):
@@ -302,9 +313,10 @@ def _fold_move(state: "State", cards: tuple[int, ...], before: tuple[int, ...], 
                         if label is None:
                             label = own[c] = _fresh(state)
                         _set(cls, links, c, label)
-            for c in placed:
-                if c in loose:
-                    _drop_bit(loose, c, bit)
+            if follow & bit:
+                for c in placed:
+                    if c in loose:
+                        _drop_bit(loose, c, bit)
         elif by_kind or pool_masks is not None:
             cls, links = writable(state, p)
             renamed: dict[int, int] = {}
@@ -395,6 +407,14 @@ def _fold_looked(state: "State", bits: int, cards: tuple[int, ...]) -> None:
                 del loose[c]
 
 
+def how_picked(expr: object) -> int:
+    """How a move's card expression picks its cards: ``WHOLE_ZONE``, ``BY_KIND`` (``picked_by_kind``) or
+    ``BY_PLACE``."""
+    if isinstance(expr, n.ZoneRef):
+        return WHOLE_ZONE
+    return BY_KIND if picked_by_kind(expr) else BY_PLACE
+
+
 def picked_by_kind(expr: object) -> bool:
     """Does this card expression pick cards by what they are (so every player knows the kind of each)?
 
@@ -460,136 +480,3 @@ def _about_kind(expr: object) -> bool:
     if isinstance(expr, n.Seat):
         return _about_kind(expr.player)
     return False
-
-
-# --------------------------------------------------------------------------- cards held by the rules
-
-_CARD_PICKS = ("top", "bottom", "cards", "random", "first", "last", "chain", "lowest", "highest", "sorted")
-_CARD = object()  # a binding that always holds cards (a choice of cards)
-_OTHER = object()  # a binding that holds something else (players, numbers)
-
-
-def card_locals(cardset: Any, walk: Callable[[Any], Iterable[Any]]) -> tuple[dict[int, frozenset[str]], frozenset[str]]:
-    """Which variables hold cards, read from the effect text: statement (by id) -> the local variables
-    of its effect that hold a card, a collection of cards or none wherever they are set; and the game
-    variables that do.  A variable set once to anything else (a player, a number, something the text
-    does not show) is left out.  ``resample`` re-deals the cards these hold."""
-    roots: list[Any] = [cardset.program]
-    proc_root: dict[str, int] = {}
-    for name, proc in sorted(cardset.procedures.items()):
-        proc_root[name] = len(roots)
-        roots.append(proc.body)
-    answering: dict[str, list[int]] = {}  # event -> the roots of the abilities that answer it
-    for _, card in sorted(cardset.cards.items()):
-        for _, ability in sorted(card.abilities.items()):
-            if ability.on is not None:
-                answering.setdefault(ability.on, []).append(len(roots))
-            roots.append(ability.body)
-    binds: dict[tuple[int, str], list[Any]] = {}
-    var_binds: dict[str, list[Any]] = {name: [(None, n.Literal(value))] for name, value in cardset.vars.items()}
-    root_of: dict[int, set[int]] = {}
-    for r, root in enumerate(roots):
-        for node in walk(root):
-            root_of.setdefault(id(node), set()).add(r)
-            t = type(node)
-            if t is n.Let:
-                binds.setdefault((r, node.name), []).append((r, node.value))
-            elif t is n.Choose:
-                binds.setdefault((r, node.var), []).append(_CARD if node.kind in ("card", "cards", "set") else _OTHER)
-            elif t is n.ForEach:
-                binds.setdefault((r, node.var), []).append((r, node.items))
-            elif t is n.DynamicOption:
-                binds.setdefault((r, node.var), []).append(_CARD if node.kind == "set" else (r, node.source))
-            elif t in (n.Simultaneously, n.InAnyOrder):
-                binds.setdefault((r, node.var), []).append(_OTHER)
-            elif t is n.SetVar:
-                var_binds.setdefault(node.name, []).append((r, node.value))
-            elif t is n.CallProc and node.name in proc_root:
-                params = cardset.procedures[node.name].params
-                for param, arg in zip(params, node.args):
-                    binds.setdefault((proc_root[node.name], param), []).append((r, arg))
-                if node.result is not None:  # 'let x = call p()': x holds what p's returns give
-                    returns = [s for s in walk(cardset.procedures[node.name].body) if type(s) is n.Return]
-                    binds.setdefault((r, node.result), []).extend(
-                        (proc_root[node.name], s.value if s.value is not None else n.Literal(None)) for s in returns)
-                    binds[(r, node.result)].append((r, n.Literal(None)))  # a body that ends without one
-            elif t in (n.Signal, n.AnswerOption):
-                for target in answering.get(node.event, ()):
-                    for name in node.passes:
-                        binds.setdefault((target, name), []).append((r, n.Var(name)))
-    cards: set[tuple[int, str]] = set()
-    card_vars: set[str] = set()
-
-    def cardish(src: Any) -> bool | None:
-        if src is _CARD:
-            return True
-        if src is _OTHER:
-            return False
-        r, expr = src
-        return _cardish(expr, r, cards, card_vars)
-
-    def holds(srcs: list[Any]) -> bool:
-        kinds = [cardish(s) for s in srcs]
-        return False not in kinds and True in kinds
-
-    changed = True
-    while changed:  # the least fixed point: a variable counts once each value it is set to is known to hold cards
-        changed = False
-        for key, srcs in binds.items():
-            if key not in cards and holds(srcs):
-                cards.add(key)
-                changed = True
-        for name, srcs in var_binds.items():
-            if name not in card_vars and holds(srcs):
-                card_vars.add(name)
-                changed = True
-    per_root = [frozenset(name for r2, name in cards if r2 == r) for r in range(len(roots))]
-    out: dict[int, frozenset[str]] = {}
-    for node_id, rs in root_of.items():
-        names = frozenset.intersection(*(per_root[r] for r in rs))
-        if names:
-            out[node_id] = names
-    return out, frozenset(card_vars)
-
-
-def _cardish(e: Any, r: int | None, cards: set[tuple[int, str]], card_vars: set[str]) -> bool | None:
-    """True: ``e`` gives a card or cards; None: nothing (none, an empty list); False: anything else or unknown."""
-    t = type(e)
-    if t is n.Literal:
-        empty = e.value is None or (type(e.value) in (list, tuple) and not e.value)
-        return None if empty else False
-    if t is n.ListExpr:
-        return _joined([_cardish(i, r, cards, card_vars) for i in e.items]) if e.items else None
-    if t is n.Var:
-        return (r, e.name) in cards
-    if t is n.GameVar:
-        return e.name in card_vars
-    if t is n.ZoneRef:
-        return True  # a zone key (text): nothing to re-deal, but it reads as cards
-    if t is n.Builtin:
-        return e.name == "this"
-    if t is n.Where:
-        return _cardish(e.source, r, cards, card_vars)
-    if t is n.Call:
-        return e.func in _CARD_PICKS and bool(e.args) and _cardish(e.args[0], r, cards, card_vars) is True
-    if t is n.BinOp and e.op == "+":
-        return _joined([_cardish(e.left, r, cards, card_vars), _cardish(e.right, r, cards, card_vars)])
-    return False
-
-
-def _joined(kinds: list[bool | None]) -> bool | None:
-    if False in kinds:
-        return False
-    return True if True in kinds else None
-
-
-def remap_cards(value: Any, perm: dict[int, int]) -> Any:
-    """``value`` with every card in it replaced by ``perm`` (a card, a collection of cards, nested)."""
-    t = type(value)
-    if t is int:
-        return perm.get(value, value)
-    if t is tuple:
-        return tuple(remap_cards(v, perm) for v in value)
-    if t is list:
-        return [remap_cards(v, perm) for v in value]
-    return value

@@ -4,9 +4,9 @@ What the player is taken to know (everything else is re-dealt at random):
 
 - every card they see now (``_knowledge.seers``): in a zone shown to them, face up anywhere, or
   moved in their own sealed part; these stay in place;
-- every card they saw and followed since (``State.known``): it stays in place, or, when its
+- every card they saw and followed since (a class of its own): it stays in place, or, when its
   place in the zone was lost to a shuffle or a random insertion (``State.loose``), in its zone at
-  a random free place;
+  a random place among those holding such a card or a card of a class of several;
 - the shape of the table: every zone's size, which places hold a face-down card or a card of
   another player's sealed part, the marks on every place, counters, variables, round, phase,
   turn and the rules' pending frames;
@@ -18,6 +18,9 @@ does not see are numbered in zone order (*slots*), the cards of each class are n
 order, every card draws a random 64-bit key (all keys from one ``shake_128`` call), and each
 class's cards go to its slots in the order of their keys (a class of one card stays where it
 is); cards known only by zone are then shuffled over their zone's lost places the same way.
+Nothing of the world is laid out from the true cards: classes are numbered by their lowest card
+(``_canonical``), and the tables keyed by card (``loose``, ``marks``, ``sealed_cards``) are in card
+order, so that the world, its saved JSON included, is a function of what the player knows.
 The keys and the new generator come from a hash of the seed and of what the player knows: the
 cards they see where they see them, the classes of the others and the lost places, the rest of
 the table as ``view`` shows it (round, phase, turn, counters, shown variables, marks, their own
@@ -29,7 +32,7 @@ game's: every action reads ``"?"``).
 
 Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
 holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
-hold cards is read from the effect text once per game, ``knowledge.card_locals``).  When the
+hold cards is read from the effect text once per game, ``held.card_locals``).  When the
 pending decision is another player's plain choice it is asked again for the new layout, so its
 options do not name the true hidden cards; a deal on which it would not be asked the same way
 is drawn again, and after ``ASK_AGAIN_DEALS`` deals ``resample`` raises ``RuleError`` rather than
@@ -45,23 +48,28 @@ from bisect import bisect_left
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import knowledge
-from ..lang import nodes as n
-from .interpreter.driver import run
-from .rng import Rng
-from ..errors import RuleError
+from . import held, knowledge, sealed
+from ...lang import nodes as n
+from ..interpreter.driver import run
+from ..rng import Rng
+from ...errors import RuleError
 
 if TYPE_CHECKING:
-    from .state import State
+    from ..state import State
 
 HIDDEN_ACTION = "?"
 ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before resample gives up (RuleError)
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
+    # inside sealed parts: the world is dealt from the table as the player sees it (the others' parts that
+    # ran are taken back in it: what they did, even how much, is not known)
+    state = sealed.seen(state, player)
     knowledge.settle(state)  # (the same state: what is known worked out from the notes; once per state)
     bit = 1 << player
-    cls = knowledge.resolved(state.classes[player], state.class_links[player])
+    # the player's classes numbered canonically (by their lowest card), not by when they were formed: the
+    # numbers given out follow every player's knowledge, and the deal and the world must not depend on them
+    cls = _canonical(knowledge.resolved(state.classes[player], state.class_links[player]))
     loose = state.loose
     zones = state.zones
     zone_keys = sorted(zones)
@@ -76,15 +84,23 @@ def resample(state: "State", player: int, seed: int) -> "State":
     loose_slots: list[list[int]] = []
     lost = {c for c, m in loose.items() if m & bit} if loose else None
     if lost and not lost.isdisjoint(hidden):
-        place_labels = labels[:]
+        # Which places a card known only by zone may lie at must not come from where it truly lies.  A lost
+        # card of a class of several is no better known than its class (the class deal already puts it at
+        # random): it is lost no more.  A lost card of a class of its own (the player knows it, and so its
+        # zone) may lie at any place of its zone that holds a lost card or a card of a class of several; the
+        # cards at those places are shuffled over them, their classes laid out in class order.
+        sizes = Counter(labels)
+        lost = {c for c in lost if sizes[cls.get(c, 0)] == 1} | (lost - set(hidden))
         lost_slots = [s for s, c in enumerate(hidden) if c in lost]
-        for _, start, idx in segments:  # the lost slots of each zone
-            a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
-            if a < b:
-                spots = lost_slots[a:b]
-                for s, label in zip(spots, sorted([labels[s] for s in spots])):
-                    place_labels[s] = label
-                loose_slots.append(spots)
+        if lost_slots:
+            place_labels = labels[:]
+            for _, start, idx in segments:  # the lost slots of each zone
+                a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
+                if a < b:
+                    spots = [s for s in range(start, start + len(idx)) if hidden[s] in lost or sizes[labels[s]] > 1]
+                    for s, label in zip(spots, sorted([labels[s] for s in spots])):
+                        place_labels[s] = label
+                    loose_slots.append(spots)
     log, index = _filtered_log(state, player)
     # The deal and the new generator come from a digest of the seed and of what the player knows of the
     # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
@@ -121,7 +137,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
         for a, b in runs:
             picks[a:b] = sorted(range(a, b), key=by_key)
         dealt = [named[picks[i]] for i in order] if order is not None else [named[i] for i in picks]
-        # cards the player knows but not their place in the zone: shuffled over those places
+        # cards the player knows but not their place in the zone: shuffled over the places they may lie at
         at = count
         for spots in loose_slots:
             if len(spots) > 1:
@@ -146,11 +162,14 @@ def resample(state: "State", player: int, seed: int) -> "State":
                 where[c] = key
         perm = {old: c for old, c in zip(hidden, dealt) if old != c}  # the card at a place -> the card dealt there
         knowledge.reset(new)
-        new.classes[player] = dict(cls)
-        new.class_seq = state.class_seq
+        new.classes[player] = cls
+        new.class_seq = max(cls.values(), default=0)
         # (the places of the cards known only by zone stay so: the cards dealt there are)
-        new.loose = dict.fromkeys([perm.get(c, c) for c in sorted(lost)], bit) if lost else {}
+        new.loose = dict.fromkeys(sorted(lost), bit) if lost else {}  # (each of a class of its own: dealt as it is)
         _move_place_marks(state, new, perm)
+        # every table keyed by card in card order: an order built while dealing would follow the true cards
+        new.marks = dict(sorted(new.marks.items()))
+        new.sealed_cards = dict(sorted(new.sealed_cards.items()))
         new.log = log[:]
         if index is not None:
             new.stack = [
@@ -159,6 +178,7 @@ def resample(state: "State", player: int, seed: int) -> "State":
                 for node, pc, data, env in new.stack
             ]
         _remap_held(new, perm)
+        new.sealed_ops = sealed.remapped(new.sealed_ops, perm)
         new.history = [HIDDEN_ACTION] * len(state.history)
         new.seed = seed
         new.rng = Rng(int.from_bytes(digest[8:], "little"))
@@ -190,6 +210,17 @@ def _table(state: "State", player: int) -> tuple[Any, ...]:
             json.dumps(shown_vars, sort_keys=True, default=repr) if shown_vars else None,
             None if asking is None else (asking[0], asking[1], asking[3], asking[4]) if asking[0] == player
             else asking[0])
+
+
+def _canonical(cls: dict[int, int]) -> dict[int, int]:
+    """A player's classes (card -> class, class 0 left out) renumbered 1, 2, ... in the order of each class's
+    lowest card, in card order: the same for every history that leaves the player knowing the same."""
+    label: dict[int, int] = {}
+    out = {}
+    for card in sorted(cls):
+        if cls[card]:
+            out[card] = label.setdefault(cls[card], len(label) + 1)
+    return out
 
 
 def _runs(labels: list[int]) -> list[tuple[int, int]]:
@@ -271,7 +302,7 @@ def _remap_held(new: "State", perm: dict[int, int]) -> None:
     if not perm:
         return
     rules = new.rules
-    remap = knowledge.remap_cards
+    remap = held.remap_cards
     for name in rules.card_vars:
         if name in new.vars:
             new.vars[name] = remap(new.vars[name], perm)
