@@ -134,3 +134,14 @@ def test_a_broken_sealed_note_in_a_trusted_save_is_refused(tiny):
     data["sealed_ops"][0][2] = 999
     with pytest.raises(rulecore.StateError):
         s.game.load_state(json.dumps(data), trusted=True)
+
+
+def test_a_layout_arranged_inside_sealed_parts_is_seen_by_every_seat(tiny):
+    """arrange() while the parts run: every seat sees the new layout (nothing of it is taken back)."""
+    s = _chopsticks(tiny)
+    s.apply(s.legal_actions()[0])
+    s.apply("Another")  # seat 0 picked two, held back from seat 1
+    assert s.view(1)["zones"]["pile/0"]["count"] == 0
+    s.arrange({"pile/0": ["coin"], "hand/0": []}, rest="deck")
+    assert s.view(1)["zones"]["pile/0"]["count"] == 1 and s.view(1)["zones"]["hand/0"]["count"] == 0
+    assert s.view(1)["zones"]["deck"] == s.view(0)["zones"]["deck"]

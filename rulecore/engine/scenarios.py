@@ -37,7 +37,8 @@ def arrange(
 
     For rulebook examples, puzzles and tests.  Cards are taken from zones not
     named; cards pushed out of named zones go to ``rest`` (not a named zone).  Every card
-    laid out or pushed out loses its marks; ``marks`` then sets marks.  The pending
+    laid out or pushed out loses its marks; ``marks`` then sets marks.  Inside sealed parts, the
+    layout is seen by every seat (the parts' changes before it are no longer held back).  The pending
     decision is asked again for the new layout.  An arranged state saves,
     loads and clones as usual, but is no longer reproduced by its seed.
     """
@@ -122,6 +123,7 @@ def _lay_out(
     state.arranged = True
     state.picking = ()
     knowledge.reset(state)  # a new layout: nobody has followed a card into it
+    state.sealed_ops = ()  # the sealed parts' changes so far are part of the new layout, seen by all
     state.emit("arrange", "The table is arranged for a scenario")
     if state.asking is not None and state.stack:
         node, pc, data, env = state.stack[-1]
