@@ -145,3 +145,28 @@ def test_a_layout_arranged_inside_sealed_parts_is_seen_by_every_seat(tiny):
     s.arrange({"pile/0": ["coin"], "hand/0": []}, rest="deck")
     assert s.view(1)["zones"]["pile/0"]["count"] == 1 and s.view(1)["zones"]["hand/0"]["count"] == 0
     assert s.view(1)["zones"]["deck"] == s.view(0)["zones"]["deck"]
+
+
+TURNING = """
+move top(deck, 2) to shown of 0
+move bottom(deck, 2) to shown of 1
+simultaneously for each p in players {
+  let c = choose card from shown of p by p "Hide"
+  turn c face down
+}
+say "revealed"
+"""
+
+
+def test_a_card_turned_face_down_in_a_part_is_hidden_only_at_the_reveal(tiny):
+    """Seat 0 turns one of its two face-up apples face down in its part (taken at once: one choice):
+    seat 1, still choosing, sees both apples as before; the card is hidden from seat 1 at the reveal."""
+    s = tiny.run(TURNING, players=2, seed=3)
+    assert s.current_player == 1
+    assert s.view(1)["zones"]["shown/0"] == {"count": 2, "cards": ["apple", "apple"]}
+    assert s.public_view()["zones"]["shown/0"] == {"count": 2, "cards": ["apple", "apple"]}
+    assert s.view(0)["zones"]["shown/0"]["cards"].count(None) == 1  # the seat itself sees it face down
+    loaded = s.game.load_state(s.to_json())  # the note of the turn is saved and read back
+    assert loaded.view(1) == s.view(1) and loaded.view(0) == s.view(0)
+    s.apply(s.legal_actions()[0])
+    assert s.view(1)["zones"]["shown/0"]["cards"].count(None) == 1

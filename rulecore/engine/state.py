@@ -410,7 +410,10 @@ class State:
         if not up:
             knowledge.remember(self, changed)
         for c in changed:
+            before = sealed.lie(self, c) if self.sealing is not None else None
             self._lie(c, "up" if up else "down")
+            if before is not None:  # face up, everyone sees it at once; face down, only the part's player
+                sealed.note(self, ("lie", None if up else self.sealing, c, before, sealed.lie(self, c)))
         if changed and up and self.record_events:
             names = ", ".join(self.rules.card_name(c) for c in changed)
             self.emit("flip", f"{names} turned face up", cards=[self.rules.instance_type[c] for c in changed],

@@ -16,6 +16,8 @@ the notes and everyone sees the table as it is.
 A note is a tuple (kind, owner, ...):
 
 - ``("move", owner, card, from, index, to, index, (up, down, sealer) before, ... after)``;
+- ``("lie", owner, card, (up, down, sealer) before, ... after)``: a card turned face down in a part
+  (turned face up, it is no one's: everyone sees it at once);
 - ``("counter", owner, name, index, old, new)``, made again as ``new - old`` added;
 - ``("var", owner, name, old, new)``; ``("mark", owner, card, old, new)`` (``None``: no marks);
   ``("pmark", owner, player, old, new)``.
@@ -93,6 +95,8 @@ def _undo(state: "State", op: Op) -> None:
         _, _, card, src, src_i, _, _, before, _ = op
         _place(state, card, src, src_i)
         _lie(state, card, before)
+    elif kind == "lie":
+        _lie(state, op[2], op[3])
     elif kind == "counter":
         _, _, name, index, old, _ = op
         state._counter_w(name)[index] = old
@@ -115,6 +119,10 @@ def _redo(state: "State", op: Op) -> Op:
         dest_i = _place(state, card, dest, dest_i)
         _lie(state, card, after)
         return ("move", owner, card, src, src_i, dest, dest_i, before, after)
+    if kind == "lie":
+        before = lie(state, op[2])
+        _lie(state, op[2], op[4])
+        return op[:3] + (before, op[4])
     if kind == "counter":
         _, owner, name, index, old, new = op
         values = state._counter_w(name)
@@ -138,7 +146,7 @@ def remapped(ops: tuple[Op, ...], perm: dict[int, int]) -> tuple[Op, ...]:
     """The notes with each card replaced by the card a resample dealt at its place."""
     if not perm or not ops:
         return ops
-    return tuple([op[:2] + (perm.get(op[2], op[2]),) + op[3:] if op[0] in ("move", "mark") else op for op in ops])
+    return tuple([op[:2] + (perm.get(op[2], op[2]),) + op[3:] if op[0] in ("move", "lie", "mark") else op for op in ops])
 
 
 # --------------------------------------------------------------------------- saved and loaded
@@ -193,6 +201,9 @@ def from_json(state: "State", data: Any) -> tuple[Op, ...]:
         if kind == "move":
             _, o, c, src, i, dest, j, before, after = op
             out.append(("move", owner(o), card(c), zone(src), num(i), zone(dest), num(j), how(before), how(after)))
+        elif kind == "lie":
+            _, o, c, before, after = op
+            out.append(("lie", owner(o), card(c), how(before), how(after)))
         elif kind == "counter":
             _, o, name, index, old, new = op
             state.counters[name][num(index)]  # an existing counter and seat
