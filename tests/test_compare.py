@@ -23,7 +23,7 @@ from rulecore.cli import app
 
 np = pytest.importorskip("numpy", reason="rulecore compare needs numpy (rulecore[compare])")
 
-from rulecore.simulate import Comparison, compare  # noqa: E402
+from rulecore.simulate import Comparison, compare, simulate  # noqa: E402
 from rulecore.simulate.paired.figures import look_level, margin, spent, wilson  # noqa: E402
 from rulecore.simulate.paired.games import _lead_figures  # noqa: E402
 
@@ -131,6 +131,17 @@ def test_the_lowest_total_wins_side_says_which_way_is_better() -> None:
     assert {f.better for f in c.figures if f.name == "score"} == {"lower"}
     assert {f.better for f in c.figures if f.name != "score"} == {None}
     assert any(f.name == "card_uses:broom" for f in c.figures) and any(f.name == "score_margin" for f in c.figures)
+
+
+def test_cards_without_abilities_count_the_cards_the_seats_chose() -> None:
+    """In a cardset whose cards have no abilities (Witty Witches), a seat's choice of a card is its use, counted as
+    simulate counts it: the base side's card_uses are simulate's uses per game, and card lifts appear."""
+    c = compare("witty-witches", TALK, games=12, players=2, seed=3, workers=1)
+    uses = {f.name.removeprefix("card_uses:"): f.base for f in c.figures if f.name.startswith("card_uses:") and f.base}
+    same = simulate("witty-witches", games=12, players=2, seed=3, workers=1)
+    played = {stats.card: stats.uses_per_game for stats in same.card_stats if stats.uses_per_game}
+    assert played and uses == pytest.approx(played)
+    assert any(f.name.startswith("card_lift:") and f.difference is not None for f in c.figures)
 
 
 def test_cooperative_games_report_the_team_win_rate() -> None:
