@@ -21,6 +21,8 @@ from typer.testing import CliRunner
 import rulecore
 from rulecore.cli import app
 
+from cli_helpers import flat
+
 np = pytest.importorskip("numpy", reason="rulecore compare needs numpy (rulecore[compare])")
 
 from rulecore.simulate import Comparison, compare, simulate  # noqa: E402
@@ -184,6 +186,43 @@ def test_until_clear_names_the_figures_that_stayed_unclear() -> None:
     c = compare("witty-witches", QUIET, games=40, players=2, seed=1, workers=1, until_clear=True, batch=20,
                 watch=["win_rate"])
     assert c.games == 40 and c.looks == 2 and c.unclear == ("win_rate",)
+
+
+def _until_clear(variant: str, games: int, watch: str, *extra: str) -> str:
+    """`rulecore compare witty-witches VARIANT --until-clear` in batches of 20 games, seed 1, in this process."""
+    result = CliRunner().invoke(app, ["compare", "witty-witches", variant, "-n", str(games), "--seed", "1", "-w", "1",
+                                      "--until-clear", "--batch", "20", "--watch", watch, *extra])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_until_clear_on_the_command_line_names_the_figures_that_stayed_unclear() -> None:
+    """`compare --until-clear` prints its looks, the games played of the budget, what it watched and what stayed
+    unclear, and the table's intervals are at the level of the last look, not 95%."""
+    out = flat(_until_clear(QUIET, 40, "win_rate"))
+    assert "--until-clear: 2 looks at 40 of 40 games; watched: win_rate" in out
+    assert "stayed unclear: win_rate" in out and "every watched figure is clear" not in out
+    assert f"{100 * look_level(20, 40, 40, 0.05):.3g}% interval" in out and "95% interval" not in out
+
+
+def test_until_clear_on_the_command_line_says_when_it_stopped_early() -> None:
+    """`compare --until-clear` stops at the first batch after which the watched figure is clear, and says so."""
+    out = flat(_until_clear(TALK, 400, "decisions"))
+    looks, games = map(int, re.findall(r"--until-clear: (\d+) looks? at (\d+) of 400 games; watched: decisions",
+                                       out)[0])
+    assert games < 400 and games == 20 * looks
+    assert "every watched figure is clear" in out and "stayed unclear" not in out
+
+
+def test_until_clear_json_adds_the_looks_and_the_unclear_figures() -> None:
+    """`compare --until-clear --json` prints the documented keys and an until_clear entry: budget, looks, the level
+    of the last look, the watched figures and those that stayed unclear."""
+    data = json.loads(_until_clear(QUIET, 40, "win_rate", "--json"))
+    assert list(data) == ["base", "variant", "games", "figures", "until_clear"] and data["games"] == 40
+    assert all(list(entry) == KEYS for entry in data["figures"])
+    assert data["until_clear"] == {"budget": 40, "looks": 2, "level": pytest.approx(look_level(20, 40, 40, 0.05)),
+                                   "watched": ["win_rate"], "unclear": ["win_rate"]}
+    assert {e["name"] for e in data["figures"] if not e["clear"]} >= {"win_rate"}
 
 
 def test_a_missing_variant_file_is_a_clean_error() -> None:
