@@ -21,9 +21,11 @@ from typer.testing import CliRunner
 import rulecore
 from rulecore.cli import app
 
+from cli_helpers import flat
+
 np = pytest.importorskip("numpy", reason="rulecore compare needs numpy (rulecore[compare])")
 
-from rulecore.simulate import Comparison, compare  # noqa: E402
+from rulecore.simulate import Comparison, compare, simulate  # noqa: E402
 from rulecore.simulate.paired.figures import look_level, margin, spent, wilson  # noqa: E402
 from rulecore.simulate.paired.games import _lead_figures  # noqa: E402
 
@@ -133,6 +135,17 @@ def test_the_lowest_total_wins_side_says_which_way_is_better() -> None:
     assert any(f.name == "card_uses:broom" for f in c.figures) and any(f.name == "score_margin" for f in c.figures)
 
 
+def test_cards_without_abilities_count_the_cards_the_seats_chose() -> None:
+    """In a cardset whose cards have no abilities (Witty Witches), a seat's choice of a card is its use, counted as
+    simulate counts it: the base side's card_uses are simulate's uses per game, and card lifts appear."""
+    c = compare("witty-witches", TALK, games=12, players=2, seed=3, workers=1)
+    uses = {f.name.removeprefix("card_uses:"): f.base for f in c.figures if f.name.startswith("card_uses:") and f.base}
+    same = simulate("witty-witches", games=12, players=2, seed=3, workers=1)
+    played = {stats.card: stats.uses_per_game for stats in same.card_stats if stats.uses_per_game}
+    assert played and uses == pytest.approx(played)
+    assert any(f.name.startswith("card_lift:") and f.difference is not None for f in c.figures)
+
+
 def test_cooperative_games_report_the_team_win_rate() -> None:
     """In a game all seats win or lose together, the team win rate replaces the per-seat win rates."""
     c = compare("approaching-dawn", games=3, players=2, workers=1, variant_options={"scene": "training-day"})
@@ -173,6 +186,43 @@ def test_until_clear_names_the_figures_that_stayed_unclear() -> None:
     c = compare("witty-witches", QUIET, games=40, players=2, seed=1, workers=1, until_clear=True, batch=20,
                 watch=["win_rate"])
     assert c.games == 40 and c.looks == 2 and c.unclear == ("win_rate",)
+
+
+def _until_clear(variant: str, games: int, watch: str, *extra: str) -> str:
+    """`rulecore compare witty-witches VARIANT --until-clear` in batches of 20 games, seed 1, in this process."""
+    result = CliRunner().invoke(app, ["compare", "witty-witches", variant, "-n", str(games), "--seed", "1", "-w", "1",
+                                      "--until-clear", "--batch", "20", "--watch", watch, *extra])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_until_clear_on_the_command_line_names_the_figures_that_stayed_unclear() -> None:
+    """`compare --until-clear` prints its looks, the games played of the budget, what it watched and what stayed
+    unclear, and the table's intervals are at the level of the last look, not 95%."""
+    out = flat(_until_clear(QUIET, 40, "win_rate"))
+    assert "--until-clear: 2 looks at 40 of 40 games; watched: win_rate" in out
+    assert "stayed unclear: win_rate" in out and "every watched figure is clear" not in out
+    assert f"{100 * look_level(20, 40, 40, 0.05):.3g}% interval" in out and "95% interval" not in out
+
+
+def test_until_clear_on_the_command_line_says_when_it_stopped_early() -> None:
+    """`compare --until-clear` stops at the first batch after which the watched figure is clear, and says so."""
+    out = flat(_until_clear(TALK, 400, "decisions"))
+    looks, games = map(int, re.findall(r"--until-clear: (\d+) looks? at (\d+) of 400 games; watched: decisions",
+                                       out)[0])
+    assert games < 400 and games == 20 * looks
+    assert "every watched figure is clear" in out and "stayed unclear" not in out
+
+
+def test_until_clear_json_adds_the_looks_and_the_unclear_figures() -> None:
+    """`compare --until-clear --json` prints the documented keys and an until_clear entry: budget, looks, the level
+    of the last look, the watched figures and those that stayed unclear."""
+    data = json.loads(_until_clear(QUIET, 40, "win_rate", "--json"))
+    assert list(data) == ["base", "variant", "games", "figures", "until_clear"] and data["games"] == 40
+    assert all(list(entry) == KEYS for entry in data["figures"])
+    assert data["until_clear"] == {"budget": 40, "looks": 2, "level": pytest.approx(look_level(20, 40, 40, 0.05)),
+                                   "watched": ["win_rate"], "unclear": ["win_rate"]}
+    assert {e["name"] for e in data["figures"] if not e["clear"]} >= {"win_rate"}
 
 
 def test_a_missing_variant_file_is_a_clean_error() -> None:
@@ -236,6 +286,16 @@ def test_worked_example_of_the_guide() -> None:
     assert not any(f.clear for f in quiet.figures if f.name in ("win_rate", "turns", "drama", "decisiveness"))
     # the numbers the guide quotes
     assert (round(talk_d.base), round(talk_d.variant)) == (149, 303)  # type: ignore[arg-type]
+    # the per-card figures it quotes (Witty Witches' cards have no abilities: a use is a seat's choice of the card)
+    talk_uses = [f for f in talk.figures if f.name.startswith("card_uses:")]
+    assert len(talk_uses) == 40 and sum(f.clear for f in talk_uses) == 33
+    cauldron = next(f for f in talk_uses if f.name == "card_uses:witch_cauldron_yellow")
+    assert (round(cauldron.base, 2), round(cauldron.variant, 2)) == (2.04, 3.58)  # type: ignore[arg-type]
+    assert {f.name for f in talk.figures if f.name.startswith("card_lift:") and f.clear} == {
+        "card_lift:witch_spellbook_yellow", "card_lift:curse_broom", "card_lift:curse_cauldron"}
+    assert {f.name for f in quiet.figures if f.name.startswith("card_") and f.clear} == {
+        "card_uses:blessing_broom", "card_lift:dragon_cauldron_yellow", "card_lift:curse_cauldron",
+        "card_lift:blessing_cauldron"}
 
 
 @pytest.mark.slow

@@ -383,6 +383,13 @@ def test_real_game_reports_card_stats() -> None:
 
 
 @needs_real
+def test_real_game_records_keep_their_game_index() -> None:
+    """A real game played by index (apply_index) records its own game index, not a bot's last choice."""
+    result = simulate(REAL, games=3, players=3, seed=2, workers=1, keep_records=True)
+    assert [(r.index, r.seed) for r in result.records] == [(0, 2), (1, 3), (2, 4)]
+
+
+@needs_real
 def test_real_game_bad_player_count_is_a_rulecore_error() -> None:
     """The engine's player-count check reaches the caller as a RulecoreError."""
     with pytest.raises(rulecore.RulecoreError, match="players"):

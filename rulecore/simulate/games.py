@@ -19,7 +19,7 @@ import rulecore
 from rulecore.bots import GameState, make_bot
 from rulecore.bots.registry import choose
 
-from .picks import pick_counter
+from .picks import PickCounter, pick_counter
 from .results import GameRecord
 
 
@@ -183,10 +183,10 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
             bot = bots[seat]
             if apply_index is not None and hasattr(bot, "choose_index"):
-                index = bot.choose_index(state)  # no label looked up: the same action
+                choice = bot.choose_index(state)  # no label looked up: the same action
                 if picks is not None:
-                    picks.count_index(state, seat, index)
-                apply_index(index)
+                    picks.count_index(state, seat, choice)
+                apply_index(choice)
             else:
                 action = choose(bot, state, job.bots[seat])  # a user's bot that raises: one line
                 if picks is not None:
@@ -199,11 +199,6 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             winners = [s for s, r in enumerate(state.returns()) if r >= 1.0]
         totals = result.get("totals")
         rounds = result.get("rounds")
-        uses = result.get("card_uses")
-        if uses is not None and picks is not None:
-            uses = {**uses, **picks.uses}
-        if uses is not None:  # every card type in play, those nobody used (or that have no ability) too
-            uses = {**{t: [0] * job.players for t in _card_types(game)}, **uses}
         return GameRecord(
             index=index,
             seed=seed,
@@ -211,13 +206,26 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             totals=None if totals is None else tuple(totals),
             rounds=int(rounds) if rounds else None,  # 0: a game without rounds
             decisions=len(state.history),
-            card_uses=None
-            if uses is None
-            else tuple(sorted((str(c), tuple(int(n) for n in v)) for c, v in uses.items())),
+            card_uses=card_uses(game, job.players, result.get("card_uses"), picks),
         )
     except rulecore.RulecoreError as exc:
         actions = tuple(state.history) if state is not None else ()
         return Failure(index, seed, f"{type(exc).__name__}: {exc}", type(exc).__name__, actions)
+
+
+def card_uses(
+    game: SimGame, players: int, uses: Mapping[str, Sequence[int]] | None, picks: PickCounter | None
+) -> tuple[tuple[str, tuple[int, ...]], ...] | None:
+    """A finished game's card uses as a record keeps them: ``(card type, uses per seat)`` sorted by card type,
+    from the game's own count (``result()["card_uses"]``) with the cards the seats chose (``picks``, for a
+    cardset whose cards have no abilities) over it, and every card type in play, those nobody used too.
+    None when the game reports no card uses."""
+    if uses is None:
+        return None
+    merged: dict[str, Sequence[int]] = {**{t: [0] * players for t in _card_types(game)}, **uses}
+    if picks is not None:
+        merged.update(picks.uses)
+    return tuple(sorted((str(c), tuple(int(n) for n in v)) for c, v in merged.items()))
 
 
 def _card_types(game: SimGame) -> tuple[str, ...]:

@@ -19,7 +19,8 @@ import rulecore
 from rulecore.bots import make_bot
 from rulecore.bots.registry import choose
 
-from ..games import Failure, Job, SimGame, bot_seed, build_game
+from ..games import Failure, Job, SimGame, bot_seed, build_game, card_uses
+from ..picks import pick_counter
 
 #: The lead-over-time curve: the share of decisions at which the eventual winner leads, in this many
 #: equal slices of the game (by decisions).
@@ -95,11 +96,6 @@ def _lead_figures(
     return changes, decisiveness, drama, tuple(curve)
 
 
-def _card_types(game: SimGame) -> tuple[str, ...]:
-    types = getattr(getattr(game, "rules", None), "instance_type", None)
-    return tuple(dict.fromkeys(types)) if isinstance(types, tuple) else ()
-
-
 def _has_heuristic(game: SimGame) -> bool:
     cardset = getattr(getattr(game, "rules", None), "cardset", None)
     return getattr(cardset, "heuristic", None) is not None
@@ -113,6 +109,7 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
     try:
         state = game.new_game(seed=seed)
         bots = [make_bot(name, bot_seed(seed, seat), user_bots=True) for seat, name in enumerate(job.bots)]
+        picks = pick_counter(game, job.players)  # cards without abilities: a choice of a card is its use
         apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
@@ -129,9 +126,15 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             legal += len(state.legal_actions())
             bot = bots[seat]
             if apply_index is not None and hasattr(bot, "choose_index"):
-                apply_index(bot.choose_index(state))  # no label looked up: the same action
+                choice = bot.choose_index(state)  # no label looked up: the same action
+                if picks is not None:
+                    picks.count_index(state, seat, choice)
+                apply_index(choice)
             else:
-                state.apply(choose(bot, state, job.bots[seat]))  # a user's bot that raises: one line
+                action = choose(bot, state, job.bots[seat])  # a user's bot that raises: one line
+                if picks is not None:
+                    picks.count(state, seat, action)
+                state.apply(action)
             decisions += 1
             if heuristic:
                 masks.append(_leaders([state.heuristic(p) for p in range(job.players)]))
@@ -143,9 +146,6 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
         totals = result.get("totals")
         rounds = result.get("rounds")
         turns = result.get("turns")
-        uses = result.get("card_uses")
-        if uses is not None:
-            uses = {**{t: [0] * job.players for t in _card_types(game)}, **uses}
         changes, decisive, drama, curve = _lead_figures(masks, won) if heuristic else (None, None, None, None)
         return Measured(
             finished=True,
@@ -154,8 +154,7 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             turns=int(turns) if turns is not None else None,
             rounds=int(rounds) if rounds else None,
             totals=None if totals is None else tuple(float(t) for t in totals),
-            card_uses=None if uses is None else tuple(
-                sorted((str(c), tuple(int(n) for n in v)) for c, v in uses.items())),
+            card_uses=card_uses(game, job.players, result.get("card_uses"), picks),
             branching=legal / decisions if decisions else None,
             lead_changes=changes,
             decisiveness=decisive,

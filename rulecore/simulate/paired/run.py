@@ -77,9 +77,14 @@ class Comparison:
     wall_time: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The shape of ``rulecore compare --json`` (docs/compare.md names every figure)."""
-        return {"base": self.base, "variant": self.variant, "games": self.games,
-                "figures": [f.to_json() for f in self.figures]}
+        """The shape of ``rulecore compare --json`` (docs/compare.md names every figure); with ``--until-clear``
+        also ``until_clear``: the budget, the looks, their last level, the watched and the unclear figures."""
+        out: dict[str, Any] = {"base": self.base, "variant": self.variant, "games": self.games,
+                               "figures": [f.to_json() for f in self.figures]}
+        if self.watched:
+            out["until_clear"] = {"budget": self.budget, "looks": self.looks, "level": self.level,
+                                  "watched": list(self.watched), "unclear": list(self.unclear)}
+        return out
 
 
 class ComparisonInterrupted(KeyboardInterrupt):
