@@ -185,7 +185,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-_Step = Callable[[GameState, int], None]
+_Step = Callable[[GameState, int], object]
 _Count = Callable[[GameState], int]
 
 
