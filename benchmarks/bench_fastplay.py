@@ -14,9 +14,9 @@ checkout this script lives in.  Figures:
   ``plain_witching_hour.py`` with the same seeds, alternately, ``--rounds`` times; CPU time
   (``time.process_time``) of each, games/s and the ratio of each round; the best and the spread.
 - **ismcts at its defaults**: CPU seconds per decision over ``--decisions`` decision states of two
-  2-player Witching Hour games (the same states in every checkout), each decided by a fresh bot
-  seeded by its position; the actions it picks (equal between checkouts when the search is the
-  same), and how many states it made (clone + apply) per decision.
+  2-player (``--ismcts-players``) Witching Hour games (the same states in every checkout), each
+  decided by a fresh bot seeded by its position; the actions it picks (equal between checkouts when
+  the search is the same), and how many states it copied (``clone``) per decision.
 
 Timings are informational only: the machine may be shared, so compare figures of runs made
 alternately at the same moment, and ratios rather than rates.
@@ -82,8 +82,8 @@ def decision_states(game: Any, count: int, seed: int) -> list[Any]:
     return out
 
 
-def ismcts_figures(decisions: int) -> dict[str, Any]:
-    game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=2, record_events=False)
+def ismcts_figures(decisions: int, players: int = 2) -> dict[str, Any]:
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=players, record_events=False)
     states = decision_states(game, decisions // 2, 3) + decision_states(game, decisions - decisions // 2, 4)
     made = [0]
     clone = type(states[0]).clone
@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=150)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--decisions", type=int, default=12, help="ismcts decisions (0: skip)")
+    ap.add_argument("--ismcts-players", type=int, default=2, help="players of the ismcts decisions' games")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -138,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         out[f"wh{players}"] = {"engine_gps": e_rates, "plain_gps": p_rates, "ratios": ratios,
                                "us_per_decision": us}
     if args.decisions:
-        figures = ismcts_figures(args.decisions)
-        print(f"ismcts (defaults), Witching Hour 2p: {figures['cpu_s_per_decision']:.3f} CPU s per decision "
+        figures = ismcts_figures(args.decisions, args.ismcts_players)
+        print(f"ismcts (defaults), Witching Hour {args.ismcts_players}p: {figures['cpu_s_per_decision']:.3f} CPU s "
+              "per decision "
               f"({figures['decisions_per_cpu_s']:.2f} decisions/s) over {figures['decisions']} decisions; "
               f"{figures['clones_per_decision']:.0f} states made per decision")
         print(f"  picks: {figures['picks']}")

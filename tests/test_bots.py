@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import fakegame
+import ismcts_cases
 import rulecore
 from rulecore import bots
 from rulecore.bots import BOT_NAMES, Bot, GreedyBot, ISMCTSBot, OracleBot, RandomBot, make_bot
@@ -217,6 +218,45 @@ def test_ismcts_takes_an_immediate_win() -> None:
     for seed in range(3):
         state = new_state(players=2, seed=0, heap=3, max_take=3)
         assert ISMCTSBot(seed, iterations=60).choose(state) == "take:3"
+
+
+#: What ismcts picked on main before its playouts went by position (tests/ismcts_cases.py, 2026-12-02)
+ISMCTS_PICKS = {
+    'wh3-0': 'Book',
+    'wh3-1': 'Player 2',
+    'wh3-2': 'Play Chalice',
+    'wh3-3': 'Play Skull',
+    'wh3-4': 'Toadstool',
+    'wh3-5': 'Attack',
+    'wh3-6': 'Player 1',
+    'wh3-7': 'Play Chalice',
+    'wh3-8': 'Block with 1 Skull',
+    'wh3-9': 'Play Chalice',
+    'wh3-10': 'Candle',
+    'wh3-11': 'Play Chalice',
+    'wh3-12': 'Player 0',
+    'wh3-13': 'Play Hourglass',
+    'wh2-0': 'Block with 2 Cauldron',
+    'wh2-1': 'Play Hourglass',
+    'wh2-2': '2 Toadstool',
+    'wh3-width0-0': 'Player 1',
+    'wh3-worlds0-0': 'Player 2',
+    'wh3-width0-1': 'Play Chalice',
+    'wh3-worlds0-1': 'Play Chalice',
+    'ad2-0': 'Done acquiring',
+    'ad2-1': 'Done acquiring',
+    'ad2-2': 'Wait for the other witches',
+    'ad2-3': 'Wait for the other witches',
+    'ad2-4': 'Play Short Order as White Magic (1)',
+    'ad2-5': 'Play Short Order as White Magic (1)',
+}
+
+
+def test_ismcts_picks_as_before_its_playouts_went_by_position() -> None:
+    """On a fixed set of Witching Hour and Approaching Dawn decisions ismcts picks what it picked before
+    its speed-ups (playouts by position, no undo snapshot, fewer copies): the same search, the same draws."""
+    picks = {name: make_bot(spec, seed).choose(state) for name, state, spec, seed in ismcts_cases.cases()}
+    assert picks == ISMCTS_PICKS
 
 
 def test_make_bot_reads_typed_settings() -> None:

@@ -246,3 +246,29 @@ def test_moves_without_an_event_log_leave_the_same_state(name: str, players: int
             assert saved_a == saved_b
         seat = a.current_player if a.current_player is not None else 0
         assert a.resample(seat, 7)._view_key(seat) == b.resample(seat, 7)._view_key(seat)
+
+
+def test_apply_index_discarding_plays_as_apply_index_without_a_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """_apply_index_discarding (the bots' look-ahead) leaves the state apply_index leaves, on a resampled
+    (arranged) world too, without the copy apply keeps there to undo a rule error; a bad index is refused."""
+    import random
+
+    from rulecore.engine import saves
+    from rulecore.errors import IllegalActionError
+
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=3, record_events=False)
+    world = play(game.new_game(seed=8), 4).resample(0, 3)
+    kept, thrown = world.clone(), world.clone()
+    clones = []
+    monkeypatch.setattr(type(world), "clone", lambda s: clones.append(1) or saves.clone(s))
+    rng = random.Random(8)
+    while not kept.is_terminal():
+        i = rng.randrange(kept.legal_count())
+        kept.apply_index(i)
+        copies = len(clones)
+        thrown._apply_index_discarding(i)
+        assert len(clones) == copies
+    assert len(clones) > 0 and thrown.to_json() == kept.to_json()
+    for bad in (-1, 0, True):
+        with pytest.raises(IllegalActionError):
+            thrown._apply_index_discarding(bad)

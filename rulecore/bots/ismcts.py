@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
@@ -126,6 +126,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     keep = set(allowed) if allowed is not None else None
     root: _Node = {}
     scale = _Scale(players)
+    step, count = _stepping(state)
     dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
     for i in range(iterations):
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
@@ -136,31 +137,31 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
         try:
             while not world.is_terminal():
                 actions = world.legal_actions()
+                places: Sequence[int] = range(len(actions))
                 if keep is not None and node is root:
-                    actions = [a for a in actions if a in keep] or actions
+                    places = [j for j, a in enumerate(actions) if a in keep] or places
                 who: int = world.current_player  # type: ignore[assignment]
-                fresh: list[_Stats] = []
-                for a in actions:
-                    s = node.get(a)
+                fresh: list[int] = []
+                for j in places:
+                    s = node.get(actions[j])
                     if s is None:
-                        s = node[a] = _Stats(who)
+                        s = node[actions[j]] = _Stats(who)
                     s.available += 1
                     if not s.visits:
-                        fresh.append(s)
+                        fresh.append(j)
                 if fresh:
-                    chosen = fresh[0] if len(fresh) == 1 else rng.choice(fresh)
-                    action = next(a for a in actions if node[a] is chosen)
+                    j = fresh[0] if len(fresh) == 1 else rng.choice(fresh)
                 else:
-                    action = _ucb(node, actions, c, scale, rng)
-                    chosen = node[action]
+                    j = _ucb(node, actions, places, c, scale, rng)
+                chosen = node[actions[j]]
                 path.append(chosen)
-                world.apply(action)
+                step(world, j)
                 if fresh:
                     break
                 if chosen.child is None:
                     chosen.child = {}
                 node = chosen.child
-            ended, cut = _playout(world, depth, width, rng, players)
+            ended, cut = _playout(world, depth, width, rng, players, step, count)
         except RuleError:
             ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
         if cut is not None:
@@ -184,38 +185,63 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _ucb(node: _Node, actions: Sequence[str], c: float, scale: _Scale, rng: random.Random) -> str:
-    best: list[str] = []
+_Step = Callable[[GameState, int], object]
+_Count = Callable[[GameState], int]
+
+
+def _stepping(state: GameState) -> tuple[_Step, _Count]:
+    """How a search takes option ``i`` of a world and counts the options: by position, without labels,
+    where the state can (rulecore's ``State``: without the snapshot an ``apply`` keeps to undo a rule
+    error, since a world that fails is dropped), else through ``legal_actions()`` and ``apply``.
+    A draw among positions is the draw among the labels (``choice``/``sample`` take the length)."""
+    kind = type(state)
+    step = getattr(kind, "_apply_index_discarding", None) or getattr(kind, "apply_index", None)
+    count = getattr(kind, "legal_count", None)
+    if step is not None and count is not None:
+        return step, count
+    return (lambda world, i: world.apply(world.legal_actions()[i])), (lambda world: len(world.legal_actions()))
+
+
+def _ucb(node: _Node, actions: Sequence[str], places: Sequence[int], c: float, scale: _Scale,
+         rng: random.Random) -> int:
+    """The position (among ``places`` of ``actions``) with the best UCB value; ties by the generator."""
+    best: list[int] = []
     top = -math.inf
-    for a in actions:
-        s = node[a]
+    for j in places:
+        s = node[actions[j]]
         score = scale.mean(s) + c * math.sqrt(math.log(max(s.available, 1)) / s.visits)
         if score > top + 1e-12:
-            top, best = score, [a]
+            top, best = score, [j]
         elif score >= top - 1e-12:
-            best.append(a)
+            best.append(j)
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: GameState, depth: int, width: int, rng: random.Random,
-             players: int) -> tuple[Sequence[float] | None, list[float] | None]:
+def _playout(world: GameState, depth: int, width: int, rng: random.Random, players: int, step: _Step,
+             count: _Count) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
-    every seat's heuristic).  Each decision takes, among ``width`` of its actions drawn at
-    random (all when there are no more), the one best for its chooser one action ahead (a won
-    game, else the highest heuristic); ``width`` 0: an action drawn at random."""
+    every seat's lead, see ``_margins``).  Each decision takes, among ``width`` of its actions drawn
+    at random (all when there are no more), the one best for its chooser one action ahead (a won
+    game, else the highest lead); ``width`` 0: an action drawn at random.  ``world`` is played on
+    in place."""
+    leads: list[float] | None = None  # the leads of ``world`` when the last step judged them
     for _ in range(depth):
         if world.is_terminal():
             break
-        actions = world.legal_actions()
-        if len(actions) == 1:
-            world.apply(actions[0])
+        n = count(world)
+        leads = None
+        if n == 1:
+            step(world, 0)
         elif not width:
-            world.apply(rng.choice(actions))
+            step(world, rng.choice(range(n)))  # the draw ``choice(actions)`` makes
         else:
-            world = _greedy_step(world, actions if len(actions) <= width else rng.sample(actions, width), rng, players)
+            world, leads = _greedy_step(world, range(n) if n <= width else rng.sample(range(n), width), rng,
+                                        players, step)
     if world.is_terminal():
         return [float(v) for v in world.returns()], None
-    return None, _margins([float(world.heuristic(p)) for p in range(players)])
+    if leads is None:
+        leads = _margins([float(world.heuristic(p)) for p in range(players)])
+    return None, leads
 
 
 def _margins(heuristics: list[float]) -> list[float]:
@@ -229,26 +255,32 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(world: GameState, actions: Sequence[str], rng: random.Random, players: int) -> GameState:
-    """The world after the action of ``actions`` best for its chooser one action ahead (a won
-    game, else the best lead over its best rival, see ``_margins``)."""
+def _greedy_step(world: GameState, options: Sequence[int], rng: random.Random, players: int,
+                 step: _Step) -> tuple[GameState, list[float] | None]:
+    """The world after the option of ``options`` (positions) best for its chooser one action ahead
+    (a won game, else the best lead over its best rival, see ``_margins``), with every seat's lead
+    there (None when the game ended).  The last option is tried on ``world`` itself (it is not
+    needed after), the others on copies."""
     who: int = world.current_player  # type: ignore[assignment]
-    best: list[GameState] = []
+    best: list[tuple[GameState, list[float] | None]] = []
     top = -math.inf
-    for a in actions:
-        child = world.clone()
+    last = len(options) - 1
+    for k, j in enumerate(options):
+        child = world.clone() if k < last else world
         try:
-            child.apply(a)
+            step(child, j)
         except RuleError:
             continue
         if child.is_terminal():
+            leads = None
             value = (2.0 * child.returns()[who] - 1.0) * 1e12
         else:
-            value = _margins([child.heuristic(p) for p in range(players)])[who]
+            leads = _margins([float(child.heuristic(p)) for p in range(players)])
+            value = leads[who]
         if value > top:
-            top, best = value, [child]
+            top, best = value, [(child, leads)]
         elif value == top:
-            best.append(child)
+            best.append((child, leads))
     if not best:
         raise RuleError("no action the rules can carry out in this world")
     return best[0] if len(best) == 1 else rng.choice(best)

@@ -184,15 +184,25 @@ class State:
                                      f"must choose an index from 0 to {len(actions) - 1}")
         self._take(index, actions[index])
 
-    def _take(self, index: int, action: str) -> None:
+    def _apply_index_discarding(self, index: int) -> None:
+        """``apply_index`` on a copy thrown away when the rules fail (the bots' look-ahead): no snapshot
+        is kept to restore, so after an error this state is in pieces and must not be used again."""
+        asking = self.asking
+        if asking is None or type(index) is not int or not 0 <= index < len(asking[2]):
+            return self.apply_index(index)  # the error it gives
+        self._take(index, asking[2][index], False)
+
+    def _take(self, index: int, action: str, keep: bool = True) -> None:
         """Option ``index`` of the pending decision, whose action is ``action``: recorded and carried out."""
         limit = self.game.action_limit
         if len(self.history) >= limit:
             raise RuleError(f"this game has reached its limit of {limit:,} actions; to play on, make the Game with a "
                             "higher action_limit (Game(..., action_limit=N))")
-        snapshot = self.clone() if self.arranged else None
+        snapshot = self.clone() if self.arranged and keep else None
         picking, self.picking = self.picking, ()
         self.history.append(action)
+        if not keep:
+            return driver.resume(self, index)
         try:
             driver.resume(self, index)
         except BaseException:  # anything (a caller's timeout, KeyboardInterrupt too): the state as it was
