@@ -53,7 +53,10 @@ def _check_seat(payload: dict[str, Any], state: rulecore.State, seat: int) -> No
 def _check_spectator(payload: dict[str, Any], state: rulecore.State) -> None:
     public = state.public_view()
     assert payload["view"] == public and payload["decision"] is None
+    own = {op[1] for op in state.sealed_ops}  # those seats see their own sealed part; the public does not
     for p in range(state.game.players):
+        if p in own:
+            continue
         view = state.view(p)
         for key, zone in public["zones"].items():
             for i, card in enumerate(zone.get("cards", [])):

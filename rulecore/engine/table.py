@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lang import nodes as n
 from .encoding.actions import ActionCodec
+from .knowing import sealed
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -29,8 +30,9 @@ def option_refs(state: "State") -> list[Ref]:
     asking = state.asking
     if asking is None:
         return []
-    node, _, data, _ = state.stack[-1]
     chooser = asking[0]
+    state = sealed.seen(state, chooser)  # places as the chooser sees them (others' sealed parts taken back)
+    node, _, data, _ = state.stack[-1]
     picks = state.pending_values
     if isinstance(node, n.Choose):
         values = data[0]

@@ -49,8 +49,8 @@ def read_cardset(path: Path, files: Files) -> Document:
         raise CardsetError([Problem(
             "this file is not a cardset: it has no top-level key of one (name:, players:, zones:, cards:, "
             "extends:, ...), so nothing of it is shown", Span(str(path), 1, 1),
-            f"give a built-in name or the path of a cardset .yaml; to write one, start from the example "
-            f"docs/examples/tiny-game.yaml ({doc_ref('docs/examples/tiny-game.yaml').split(' (', 1)[1]}", "refused")])
+            "give a built-in name or the path of a cardset .yaml; to write one, start from the example "
+            + doc_ref("docs/examples/tiny-game.yaml"), "refused")])
     return _document(_read(text, str(path), files, ()), files)
 
 

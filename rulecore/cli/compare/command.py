@@ -19,6 +19,7 @@ from rich.text import Text
 from rulecore.cli.common import AllowPath, GameOptions, clean_errors, counted, fail, load_game, players_or_default
 from rulecore.cli.common import stderr_console, stdout_console
 from rulecore.cli.options import option_specs, parse_options, split_names
+from rulecore.errors import doc_ref
 from rulecore.cli.simulate import _StopOnSigterm, _Terminated
 from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Comparison, ComparisonInterrupted, Figure, compare
 from rulecore.simulate.paired.figures import PairedTally
@@ -51,7 +52,7 @@ def figures_table(comparison: Comparison, cards: int = 10) -> Table:
     span = f"{100 * comparison.level:.3g}% interval" if sequential else "95% interval"
     table = Table(title=f"{comparison.base}  vs  {comparison.variant}",
                   caption="* the interval of the difference excludes zero. Rates: Wilson intervals; differences: "
-                          "paired bootstrap (docs/compare.md).")
+                          f"paired bootstrap ({doc_ref('docs/compare.md')}).")
     for column, justify in (("Figure", "left"), ("Base", "right"), ("Variant", "right"),
                             ("Difference", "right"), (span, "right"), ("", "left"), ("Better?", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
