@@ -166,7 +166,6 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
         # a rulecore Game refuses actions past its action_limit: such a game is unfinished, as at max_decisions
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
-        apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         while not state.is_terminal():
             if decisions >= stop:
                 return GameRecord(
@@ -181,17 +180,7 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
             seat = state.current_player
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
-            bot = bots[seat]
-            if apply_index is not None and hasattr(bot, "choose_index"):
-                choice = bot.choose_index(state)  # no label looked up: the same action
-                if picks is not None:
-                    picks.count_index(state, seat, choice)
-                apply_index(choice)
-            else:
-                action = choose(bot, state, job.bots[seat])  # a user's bot that raises: one line
-                if picks is not None:
-                    picks.count(state, seat, action)
-                state.apply(action)
+            take_turn(state, bots[seat], job.bots[seat], seat, picks)
             decisions += 1
         result = state.result()
         winners = result.get("winners")
@@ -211,6 +200,22 @@ def play_one(game: SimGame, job: Job, index: int) -> Outcome:
     except rulecore.RulecoreError as exc:
         actions = tuple(state.history) if state is not None else ()
         return Failure(index, seed, f"{type(exc).__name__}: {exc}", type(exc).__name__, actions)
+
+
+def take_turn(state: Any, bot: Any, name: str, seat: int, picks: PickCounter | None) -> None:
+    """One decision of ``seat``'s bot applied: by position where both the state and the bot can
+    (no label looked up: the same action), else by label; the chosen cards counted in ``picks``."""
+    apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
+    if apply_index is not None and hasattr(bot, "choose_index"):
+        choice = bot.choose_index(state)
+        if picks is not None:
+            picks.count_index(state, seat, choice)
+        apply_index(choice)
+    else:
+        action = choose(bot, state, name)  # a user's bot that raises: one line
+        if picks is not None:
+            picks.count(state, seat, action)
+        state.apply(action)
 
 
 def card_uses(

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 
 import rulecore
 from rulecore.bots import make_bot
-from rulecore.bots.registry import choose
 
-from ..games import Failure, Job, SimGame, bot_seed, build_game, card_uses
+from ..games import Failure, Job, SimGame, bot_seed, build_game, card_uses, take_turn
 from ..picks import pick_counter
 
 #: The lead-over-time curve: the share of decisions at which the eventual winner leads, in this many
@@ -110,7 +109,6 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
         state = game.new_game(seed=seed)
         bots = [make_bot(name, bot_seed(seed, seat), user_bots=True) for seat, name in enumerate(job.bots)]
         picks = pick_counter(game, job.players)  # cards without abilities: a choice of a card is its use
-        apply_index = getattr(state, "apply_index", None)  # a rulecore State: decisions by position
         limit = getattr(game, "action_limit", None)
         stop = job.max_decisions if limit is None else min(job.max_decisions, limit - len(state.history))
         legal = 0
@@ -124,17 +122,7 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             if seat is None:
                 raise rulecore.RulecoreError("no seat to move in an unfinished game")
             legal += len(state.legal_actions())
-            bot = bots[seat]
-            if apply_index is not None and hasattr(bot, "choose_index"):
-                choice = bot.choose_index(state)  # no label looked up: the same action
-                if picks is not None:
-                    picks.count_index(state, seat, choice)
-                apply_index(choice)
-            else:
-                action = choose(bot, state, job.bots[seat])  # a user's bot that raises: one line
-                if picks is not None:
-                    picks.count(state, seat, action)
-                state.apply(action)
+            take_turn(state, bots[seat], job.bots[seat], seat, picks)
             decisions += 1
             if heuristic:
                 masks.append(_leaders([state.heuristic(p) for p in range(job.players)]))
