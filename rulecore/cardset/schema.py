@@ -149,7 +149,7 @@ ZONE = {
             "type": "string",
             "minLength": 1,
             "maxLength": 60,
-            "description": "The zone's name as people read it in events, choices and tables ('Hex pile'); "
+            "description": "The zone's name as people read it in events, choices and tables ('Discard pile'); "
                            "default: the zone's name.",
         },
         "description": {"type": "string"},

@@ -23,7 +23,7 @@ A key is a tuple; ids are positions in ``ActionCodec.keys``:
 - ``("answer", event, type)``: use a card of that type answering the event;
 - ``("card", type)``: a card of that type (a ``choose card``, or an ``option each`` over cards);
 - ``("zone", name, seat)``: the card lies in the zone ``name`` of the player ``seat`` seats after
-  the chooser; ``("zone", key, None)`` for a zone of nobody (``key`` names a slot: ``locus/2``);
+  the chooser; ``("zone", key, None)`` for a zone of nobody (``key`` names a slot: ``row/2``);
 - ``("seat", k)``: the player ``k`` seats after the chooser;
 - ``("number", v)`` for ``v`` in ``NUMBERS``; ``("text", s)`` for every text of the effect text and
   the cards' properties;
