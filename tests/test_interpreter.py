@@ -110,7 +110,7 @@ def test_text_used_as_a_zone_is_a_rule_error_in_plain_words(tiny):
 def test_a_prompt_may_be_text_joined_with_more(tiny):
     """A choice's or a menu's prompt "text" + EXPR is worked out when the question is asked."""
     s = tiny.run('move top(deck, 4) to hand of 0\nlet dir = 1\n'
-                 'let x = choose card from hand of 0 by 0 "Pass three cards " + item(["left", "right"], dir)')
+                 'let pick = choose card from hand of 0 by 0 "Pass three cards " + item(["left", "right"], dir)')
     assert s.decision.prompt == "Pass three cards right"
     s = tiny.run('choose by 0 "Round " + round + ": go on?" always { option "Yes" { say 1 } }')
     assert s.decision.prompt == "Round 0: go on?"

@@ -503,3 +503,12 @@ def test_a_card_name_passed_through_a_name_is_checked_where_it_is_written(tiny) 
         (*tiny.line_of(text, '"Gold Cion"'), "no card is named 'Gold Cion' (passed to function 'named' as 'm', "
          "compared with a card's name)", "did you mean 'Gold Coin'?"),
     ]
+
+
+def test_a_local_named_like_a_game_variable_is_a_load_error(tiny):
+    """'let x = 7' where x is a game variable is refused at its line: reading x would give the game variable."""
+    with pytest.raises(rulecore.CardsetError) as info:
+        tiny.cardset('let x = 7\nsay "" + x')
+    (problem,) = info.value.problems
+    assert problem.message == "'x' is a game variable and cannot name a local variable"
+    assert problem.hint == "pick another name, or 'set x to ...' to change the game variable"

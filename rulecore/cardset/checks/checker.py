@@ -103,6 +103,10 @@ class Checker:
                 what = "a built-in name" if name in BUILTIN_NAMES else "a reserved word"
                 self.problem(node.span, f"'{name}' is {what} and cannot name a variable", "pick another name",
                              "reserved")
+            elif name is not None and name in self.cs.vars:
+                # reading NAME gives the game variable, so a local of that name would never be read
+                self.problem(node.span, f"'{name}' is a game variable and cannot name a local variable",
+                             f"pick another name, or 'set {name} to ...' to change the game variable", "reserved")
         ctx = _Context(bound_names(body) | set(params), has_this, where, cards=card_names(body))
         self.stmt(body, ctx, loops=0)
 
