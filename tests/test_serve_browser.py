@@ -73,10 +73,15 @@ class Browser:
             return False
         version = self.version()
         cards, options = page.query_selector_all(".card.choosable"), page.query_selector_all(".option")
-        if cards and len(cards) == len(options):
-            cards[0].click()  # one option per card: a click on the card answers
-        else:
-            options[0].click()
+        try:
+            if cards and len(cards) == len(options):
+                cards[0].click()  # one option per card: a click on the card answers
+            else:
+                options[0].click()
+        except sync_api.Error as exc:
+            if "not attached" not in str(exc):
+                raise
+            return False  # a push drew the table anew between looking and clicking: look again
         self.wait_version_above(version)
         return True
 
