@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         client.close()
         cluster.close()
     load_after = os.getloadavg()
-    finished = sum(1 for r in result.records if r.finished)
+    finished = result.summary.games - result.summary.unfinished
     rate = args.games / wall
     figures = {
         "games": args.games, "players": args.players, "workers": args.workers, "cluster_start_s": start,
