@@ -82,7 +82,7 @@ def decision_states(game: Any, count: int, seed: int) -> list[Any]:
     return out
 
 
-def ismcts_figures(decisions: int, players: int = 2) -> dict[str, Any]:
+def ismcts_figures(decisions: int, players: int = 2, spec: str = "ismcts") -> dict[str, Any]:
     game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=players, record_events=False)
     states = decision_states(game, decisions // 2, 3) + decision_states(game, decisions - decisions // 2, 4)
     made = [0]
@@ -92,15 +92,16 @@ def ismcts_figures(decisions: int, players: int = 2) -> dict[str, Any]:
         made[0] += 1
         return clone(self)
 
+    make_bot(spec, 10_000).choose(states[0].clone())  # warm up: the game's code is written the first time it runs
     picks = []
     t0 = time.process_time()
     for i, state in enumerate(states):
-        picks.append(make_bot("ismcts", i).choose(state.clone()))
+        picks.append(make_bot(spec, i).choose(state.clone()))
     cpu = time.process_time() - t0
     type(states[0]).clone = counting  # count the states made, in a second pass (not timed)
     try:
         for i, state in enumerate(states):
-            make_bot("ismcts", i).choose(state.clone())
+            make_bot(spec, i).choose(state.clone())
     finally:
         type(states[0]).clone = clone
     return {"decisions": len(states), "cpu_s_per_decision": cpu / len(states),
@@ -110,10 +111,11 @@ def ismcts_figures(decisions: int, players: int = 2) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=150)
+    ap.add_argument("--games", type=int, default=150, help="random games per round (0: skip)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--decisions", type=int, default=12, help="ismcts decisions (0: skip)")
     ap.add_argument("--ismcts-players", type=int, default=2, help="players of the ismcts decisions' games")
+    ap.add_argument("--ismcts", default="ismcts", help="the ismcts bot and its settings (default: its defaults)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -121,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.1f}")
     out: dict[str, Any] = {"rulecore": os.path.dirname(rulecore.__file__), "load_before": os.getloadavg()}
     cardset = rulecore.load_cardset("witching-hour")
-    for players in (3, 4):
+    for players in (3, 4) if args.games else ():
         game = rulecore.Game(cardset, players=players, record_events=False)
         engine_games(game, 5, 10_000)  # warm up
         ratios, e_rates, p_rates = [], [], []
@@ -139,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         out[f"wh{players}"] = {"engine_gps": e_rates, "plain_gps": p_rates, "ratios": ratios,
                                "us_per_decision": us}
     if args.decisions:
-        figures = ismcts_figures(args.decisions, args.ismcts_players)
-        print(f"ismcts (defaults), Witching Hour {args.ismcts_players}p: {figures['cpu_s_per_decision']:.3f} CPU s "
+        figures = ismcts_figures(args.decisions, args.ismcts_players, args.ismcts)
+        print(f"{args.ismcts}, Witching Hour {args.ismcts_players}p: {figures['cpu_s_per_decision']:.3f} CPU s "
               "per decision "
               f"({figures['decisions_per_cpu_s']:.2f} decisions/s) over {figures['decisions']} decisions; "
               f"{figures['clones_per_decision']:.0f} states made per decision")

@@ -254,7 +254,8 @@ ISMCTS_PICKS = {
 
 def test_ismcts_picks_as_before_its_playouts_went_by_position() -> None:
     """On a fixed set of Witching Hour and Approaching Dawn decisions ismcts picks what it picked before
-    its speed-ups (playouts by position, no undo snapshot, fewer copies): the same search, the same draws."""
+    its speed-ups (playouts by position, no undo snapshot, fewer copies, every seat's heuristic at once):
+    the same search, the same draws."""
     picks = {name: make_bot(spec, seed).choose(state) for name, state, spec, seed in ismcts_cases.cases()}
     assert picks == ISMCTS_PICKS
 

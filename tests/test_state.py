@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
+import attrs
 import pytest
 
 import rulecore
+from rulecore.lang.functions import FUNCTIONS
 from table_helpers import finish, play
 
 
@@ -89,6 +92,37 @@ def test_heuristic(wh, tiny):
     s = play(rulecore.Game(wh, 3).new_game(seed=6), 10)
     assert all(isinstance(s.heuristic(p), float) for p in range(3))
     assert tiny.run("let c = choose card from deck by 0").heuristic(0) == 0.0
+
+
+@pytest.mark.parametrize("name,players", [("witching-hour", 3), ("witching-hour", 4), ("witty-witches", 3),
+                                          ("approaching-dawn", 2)])
+def test_heuristics_is_every_seats_heuristic(name, players):
+    """heuristics() gives heuristic(p) of every seat, in seat order, all along a random game."""
+    s = rulecore.Game(rulecore.load_cardset(name), players, record_events=False).new_game(seed=3)
+    rng = random.Random(3)
+    while not s.is_terminal() and len(s.history) < 120:
+        assert s.heuristics() == [s.heuristic(p) for p in range(players)]
+        s.apply(rng.choice(s.legal_actions()))
+
+
+def test_heuristics_reads_each_seats_pile_once(wh, monkeypatch):
+    """heuristics() works a built-in that reads only zones (Witching Hour's ladder_score of each hex)
+    out once per seat's pile, not once per seat judging it; heuristic(p) alone reads every pile."""
+    calls = []
+    sig = FUNCTIONS["ladder_score"]
+
+    def counting(ctx, cards):
+        calls.append(cards)
+        return sig.impl(ctx, cards)
+
+    monkeypatch.setitem(FUNCTIONS, "ladder_score", attrs.evolve(sig, impl=counting))
+    s = play(rulecore.Game(wh, 4).new_game(seed=6), 10)  # a new Game writes its code with the counting one
+    calls.clear()
+    values = s.heuristics()
+    assert len(calls) == 4 and len(set(calls)) == 4
+    calls.clear()
+    assert [s.heuristic(p) for p in range(4)] == values
+    assert len(calls) == 16
 
 
 def test_single_option_decisions_are_not_in_history(tiny):

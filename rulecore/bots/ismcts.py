@@ -127,6 +127,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     root: _Node = {}
     scale = _Scale(players)
     step, count = _stepping(state)
+    judge = _judging(state, players)
     dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
     for i in range(iterations):
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
@@ -161,7 +162,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
                 if chosen.child is None:
                     chosen.child = {}
                 node = chosen.child
-            ended, cut = _playout(world, depth, width, rng, players, step, count)
+            ended, cut = _playout(world, depth, width, rng, step, count, judge)
         except RuleError:
             ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
         if cut is not None:
@@ -187,6 +188,16 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
 
 _Step = Callable[[GameState, int], object]
 _Count = Callable[[GameState], int]
+_Judge = Callable[[GameState], Sequence[float]]
+
+
+def _judging(state: GameState, players: int) -> _Judge:
+    """Every seat's heuristic of a world, in one call where the state can (rulecore's ``State.heuristics``:
+    what each seat's heuristic reads of the piles is read once), else seat by seat."""
+    together = getattr(type(state), "heuristics", None)
+    if together is not None:
+        return together  # type: ignore[no-any-return]
+    return lambda world: [float(world.heuristic(p)) for p in range(players)]
 
 
 def _stepping(state: GameState) -> tuple[_Step, _Count]:
@@ -217,8 +228,8 @@ def _ucb(node: _Node, actions: Sequence[str], places: Sequence[int], c: float, s
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: GameState, depth: int, width: int, rng: random.Random, players: int, step: _Step,
-             count: _Count) -> tuple[Sequence[float] | None, list[float] | None]:
+def _playout(world: GameState, depth: int, width: int, rng: random.Random, step: _Step, count: _Count,
+             judge: _Judge) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
     every seat's lead, see ``_margins``).  Each decision takes, among ``width`` of its actions drawn
     at random (all when there are no more), the one best for its chooser one action ahead (a won
@@ -236,11 +247,11 @@ def _playout(world: GameState, depth: int, width: int, rng: random.Random, playe
             step(world, rng.choice(range(n)))  # the draw ``choice(actions)`` makes
         else:
             world, leads = _greedy_step(world, range(n) if n <= width else rng.sample(range(n), width), rng,
-                                        players, step)
+                                        step, judge)
     if world.is_terminal():
         return [float(v) for v in world.returns()], None
     if leads is None:
-        leads = _margins([float(world.heuristic(p)) for p in range(players)])
+        leads = _margins(list(judge(world)))
     return None, leads
 
 
@@ -255,8 +266,8 @@ def _margins(heuristics: list[float]) -> list[float]:
     return [2 * h - (second if p == order[-1] else top) for p, h in enumerate(heuristics)]
 
 
-def _greedy_step(world: GameState, options: Sequence[int], rng: random.Random, players: int,
-                 step: _Step) -> tuple[GameState, list[float] | None]:
+def _greedy_step(world: GameState, options: Sequence[int], rng: random.Random, step: _Step,
+                 judge: _Judge) -> tuple[GameState, list[float] | None]:
     """The world after the option of ``options`` (positions) best for its chooser one action ahead
     (a won game, else the best lead over its best rival, see ``_margins``), with every seat's lead
     there (None when the game ended).  The last option is tried on ``world`` itself (it is not
@@ -275,7 +286,7 @@ def _greedy_step(world: GameState, options: Sequence[int], rng: random.Random, p
             leads = None
             value = (2.0 * child.returns()[who] - 1.0) * 1e12
         else:
-            leads = _margins([float(child.heuristic(p)) for p in range(players)])
+            leads = _margins(list(judge(child)))
             value = leads[who]
         if value > top:
             top, best = value, [(child, leads)]

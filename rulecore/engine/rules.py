@@ -197,6 +197,27 @@ class Rules:
                 words += " (does a 'when' lead back to itself through usable()?)"
             raise RuleError(f"cannot work this out: {words}", span or getattr(expr, "span", None)) from None
 
+    def judge(self, state: Any, players: Iterable[int]) -> list[float]:
+        """The cardset's heuristic (0.0 without one) for each of ``players`` in ``state``, worked out
+        together: a built-in that only reads zones (the scoring ladder of a seat's pile) is read once
+        for all of them, since nothing changes the state in between.  Each seat's evaluation has a
+        step budget of its own (see ``Game.step_limit``)."""
+        expr = self.cardset.heuristic
+        if expr is None:
+            return [0.0 for _ in players]
+        ctx = Ctx(state, {})
+        ctx.memo = {}
+        out = []
+        for player in players:
+            state.steps = 0
+            ctx.env = {"$you": player, "$this": None}
+            value = self.evaluate(expr, ctx)
+            if type(value) not in (int, bool):
+                raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
+                                getattr(expr, "span", None))
+            out.append(float(value))
+        return out
+
     # ---- labels
     def player_label(self, player: Any) -> str:
         if type(player) is not int:

@@ -30,7 +30,6 @@ from .knowing import knowledge, sealed
 from .knowing import resample as _resample
 from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
-from ..lang.functions import describe_value
 from ..lang.work import check_mark
 from .interpreter import driver
 from .interpreter.decisions import Decision, Option
@@ -239,15 +238,11 @@ class State:
     def heuristic(self, player: int) -> float:
         """The cardset's evaluation of this state for ``player`` (higher is better); 0.0 without one."""
         self._check_player(player)
-        expr = self.rules.cardset.heuristic
-        if expr is None:
-            return 0.0
-        self.steps = 0  # a budget of its own (see Game.step_limit)
-        value = self.rules.evaluate(expr, Ctx(self, {"$you": player, "$this": None}))
-        if type(value) not in (int, bool):
-            raise RuleError(f"the heuristic must give a number, got {describe_value(value)}",
-                            getattr(expr, "span", None))
-        return float(value)
+        return self.rules.judge(self, (player,))[0]
+
+    def heuristics(self) -> list[float]:
+        """Every seat's ``heuristic``, in seat order: what each reads of the piles is read once."""
+        return self.rules.judge(self, self.rules.seats)
 
     # ------------------------------------------------------------------ information (views.py)
     view = views.view

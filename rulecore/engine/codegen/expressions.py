@@ -472,7 +472,17 @@ class ExpressionWriter(Writer):
         impl = self.const("I", node.func, sig.impl)
         values = "".join(", " + a for a in args)
         w.line("try:")
-        w.line(f"    {t} = {impl}(ctx{values})")
+        if args and node.func != "random" and all(self.is_zone(a) for a in args):
+            # a read of zones only: worked out once per pass that keeps a memo (a menu pass, every
+            # seat's heuristic at once), where no zone changes; the key is the built-in and its zones
+            key = f"({node.func!r}{values},)"
+            w.line("    memo = ctx.memo")
+            w.line(f"    {t} = _MISSING if memo is None else memo.get({key}, _MISSING)")
+            w.line(f"    if {t} is _MISSING:")
+            w.line(f"        {t} = {impl}(ctx{values})")
+            w.line(f"        if memo is not None: memo[{key}] = {t}")
+        else:
+            w.line(f"    {t} = {impl}(ctx{values})")
         w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
         w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
         if str(getattr(sig.impl, "__annotations__", {}).get("return", "")).startswith("tuple"):
