@@ -125,7 +125,7 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             take_turn(state, bots[seat], job.bots[seat], seat, picks)
             decisions += 1
             if heuristic:
-                masks.append(_leaders([state.heuristic(p) for p in range(job.players)]))
+                masks.append(_leaders(state.heuristics()))
         result = state.result()
         winners = result.get("winners")
         if winners is None:
