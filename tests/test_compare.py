@@ -288,14 +288,16 @@ def test_worked_example_of_the_guide() -> None:
     assert (round(talk_d.base), round(talk_d.variant)) == (149, 303)  # type: ignore[arg-type]
     # the per-card figures it quotes (Witty Witches' cards have no abilities: a use is a seat's choice of the card)
     talk_uses = [f for f in talk.figures if f.name.startswith("card_uses:")]
-    assert len(talk_uses) == 40 and sum(f.clear for f in talk_uses) == 33
+    assert len(talk_uses) == 40 and sum(f.clear for f in talk_uses) == 32
     cauldron = next(f for f in talk_uses if f.name == "card_uses:witch_cauldron_yellow")
     assert (round(cauldron.base, 2), round(cauldron.variant, 2)) == (2.04, 3.58)  # type: ignore[arg-type]
     assert {f.name for f in talk.figures if f.name.startswith("card_lift:") and f.clear} == {
-        "card_lift:witch_spellbook_yellow", "card_lift:curse_broom", "card_lift:curse_cauldron"}
+        "card_lift:witch_spellbook_yellow"}
+    # a curse's lift excludes zero (past -100%) over a handful of pairs: not marked (MIN_SUPPORT)
+    curse = next(f for f in talk.figures if f.name == "card_lift:curse_cauldron")
+    assert curse.high < 0 and curse.low < -1 and not curse.clear  # type: ignore[operator]
     assert {f.name for f in quiet.figures if f.name.startswith("card_") and f.clear} == {
-        "card_uses:blessing_broom", "card_lift:dragon_cauldron_yellow", "card_lift:curse_cauldron",
-        "card_lift:blessing_cauldron"}
+        "card_lift:dragon_cauldron_yellow"}
 
 
 @pytest.mark.slow

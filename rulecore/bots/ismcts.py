@@ -70,7 +70,7 @@ class ISMCTSBot(MemoryBot):
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
-                f"worlds={self.worlds})")
+                f"worlds={self.worlds}, width={self.width})")
 
 
 class _Stats:

@@ -51,7 +51,8 @@ def figures_table(comparison: Comparison, cards: int = 10) -> Table:
     sequential = comparison.watched and comparison.level != 0.95
     span = f"{100 * comparison.level:.3g}% interval" if sequential else "95% interval"
     table = Table(title=f"{comparison.base}  vs  {comparison.variant}",
-                  caption="* the interval of the difference excludes zero. Rates: Wilson intervals; differences: "
+                  caption="* the interval of the difference excludes zero (a card's: with 10 games or pairs behind it). "
+                          "Rates: Wilson intervals; differences: "
                           f"paired bootstrap ({doc_ref('docs/compare.md')}).")
     for column, justify in (("Figure", "left"), ("Base", "right"), ("Variant", "right"),
                             ("Difference", "right"), (span, "right"), ("", "left"), ("Better?", "left")):

@@ -14,7 +14,8 @@ paired games arrive, in any order, and never holds a game record. :func:`figures
   With ``sequential`` levels (``--until-clear``) the interval is the difference plus or minus
   ``z`` bootstrap standard errors instead, ``z`` for the (small) level the look may spend.
 
-A figure is *clear* when its difference interval excludes zero.
+A figure is *clear* when its difference interval excludes zero (a per-card figure also needs
+``MIN_SUPPORT`` games or pairs behind it).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ from .games import LEAD_BINS, Measured
 #: Bootstrap replicates, drawn in blocks of this many (memory stays a few MB at 10,000 games).
 REPLICATES = 2000
 _BLOCK = 250
+#: A per-card figure is marked clear only with this much behind it: a lift, this many (game, seat)
+#: pairs that used the card and as many that did not, on each side; a use count, this many games
+#: (both sides together) in which the card was used.  Below it a bootstrap over a handful of pairs
+#: gives intervals that exclude zero by accident (even past -100%).
+MIN_SUPPORT = 10
 
 
 def need_numpy() -> Any:
@@ -191,6 +197,7 @@ class _Spec:
     stat: Statistic
     column: int  # the column whose count says whether the figure applies (rates: Wilson's n)
     better: str | None = None
+    support: tuple[int, ...] = ()  # a lift's columns of pairs that used and did not use the card
 
 
 def _mean(c: int) -> Statistic:
@@ -234,7 +241,7 @@ def _specs(layout: Layout, cooperative: bool) -> list[_Spec]:
     for card in layout.cards:
         out.append(_Spec(f"card_lift:{card}", None, "lift",
                          _lift(col[f"un:{card}"], col[f"uw:{card}"], col[f"nn:{card}"], col[f"nw:{card}"]),
-                         col[f"un:{card}"]))
+                         col[f"un:{card}"], support=(col[f"un:{card}"], col[f"nn:{card}"])))
     return out
 
 
@@ -320,10 +327,20 @@ def figures(tally: PairedTally, seed: int, sequential_level: float | None = None
         else:
             sides = _percentiles(rep_b[:, i], 0.95), _percentiles(rep_v[:, i], 0.95)
         low, high = interval if interval is not None else (None, None)
-        clear = low is not None and high is not None and (low > 0 or high < 0)
+        clear = low is not None and high is not None and (low > 0 or high < 0) and _supported(spec, b, v, sb, sv)
         out.append(Figure(spec.name, spec.seat, spec.kind, base, variant, diff, low, high, clear,
                           sides[0], sides[1], spec.better))
     return out
+
+
+def _supported(spec: _Spec, b: Any, v: Any, sb: Any, sv: Any) -> bool:
+    """Whether a per-card figure has ``MIN_SUPPORT`` behind it (every other figure has)."""
+    if spec.kind == "lift":
+        return bool(min(min(sb[c], sv[c]) for c in spec.support) >= MIN_SUPPORT)
+    if spec.name.startswith("card_uses:"):
+        c = spec.column
+        return int((b[:, c] > 0).sum() + (v[:, c] > 0).sum()) >= MIN_SUPPORT
+    return True
 
 
 def spent(fraction: float, alpha: float) -> float:
