@@ -1,7 +1,8 @@
 """A single-agent Gymnasium environment for any cardset: one seat against given opponents.
 
-``env = RulecoreGymEnv("witty-witches", players=2, opponents="random")``; the agent plays ``seat``
-(0 by default; ``None``: a seat drawn at each reset), every other seat is played by its opponent:
+``env = RulecoreGymEnv(CARDSET, players=2, opponents="random")`` (CARDSET: a built-in name or a path);
+the agent plays ``seat`` (0 by default; ``None``: a seat drawn at each reset), every other seat is
+played by its opponent:
 
 - a rulecore bot by name (``"random"``, ``"greedy"``, ``"ismcts:iterations=50"``, ...: see
   docs/bots.md), made anew at each reset with a seed drawn from the episode's seed; ``module:attr``
@@ -25,7 +26,7 @@ as PettingZoo's classic games do.  A game that reaches the Game's ``action_limit
 ``reset(seed=s)`` plays the rulecore game ``new_game(s)`` (``s + 1``, ... if a game ends before the
 agent's first choice); a reset without a seed draws the game's seed from the environment's seeded
 generator (``np_random``), so runs repeat.  Importing this module registers every built-in cardset
-with Gymnasium: ``gymnasium.make("rulecore/witty-witches-v0", players=2)``.
+with Gymnasium as ``rulecore/<name>-v0``: ``gymnasium.make("rulecore/" + name + "-v0", players=2)``.
 """
 
 from __future__ import annotations

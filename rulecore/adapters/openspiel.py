@@ -1,7 +1,7 @@
 """OpenSpiel games for any cardset.
 
 ``import rulecore.adapters.openspiel`` registers every built-in cardset with pyspiel, so that
-``pyspiel.load_game("rulecore_witty_witches", {"players": 3, "mode": "master"})`` works, and so do
+``pyspiel.load_game("rulecore_" + name.replace("-", "_"), {"players": 3, ...options})`` works, and so do
 ``pickle`` and ``pyspiel.deserialize_game_and_state`` in a new process once this module is imported.
 The parameters are ``players`` and the cardset's options (their defaults: the fewest players, the
 options' defaults).  ``register(cardset, players, options) -> name`` registers any other cardset (a
