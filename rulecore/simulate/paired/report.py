@@ -175,7 +175,7 @@ def render_report(comparison: Comparison) -> str:
     title = f"{c.base} vs {c.variant}"
     note = (f"{c.games} paired games (seed {c.seed}: game i of both sides with seed {c.seed}+i), {c.players} players."
             " * marks a difference whose interval excludes zero (a per-card figure: with at least 10 games or (game,"
-            " seat) pairs behind it, see docs/compare.md). Rates: Wilson intervals; differences: paired "
+            " seat) pairs behind it). Rates: Wilson intervals; differences: paired "
             "bootstrap (2,000 resamples of the game pairs, seeded).")
     if c.watched:
         note += (f" --until-clear: {c.looks} looks, alpha spent Pocock-style; "
