@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
-from .protocol import GameState
+from .protocol import GameState, every_heuristic
 
 
 class ISMCTSBot(MemoryBot):
@@ -127,7 +127,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     root: _Node = {}
     scale = _Scale(players)
     step, count = _stepping(state)
-    judge = _judging(state, players)
+    judge: _Judge = lambda world: every_heuristic(world, players)  # noqa: E731
     dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
     for i in range(iterations):
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
@@ -189,15 +189,6 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
 _Step = Callable[[GameState, int], object]
 _Count = Callable[[GameState], int]
 _Judge = Callable[[GameState], Sequence[float]]
-
-
-def _judging(state: GameState, players: int) -> _Judge:
-    """Every seat's heuristic of a world, in one call where the state can (rulecore's ``State.heuristics``:
-    what each seat's heuristic reads of the piles is read once), else seat by seat."""
-    together = getattr(type(state), "heuristics", None)
-    if together is not None:
-        return together  # type: ignore[no-any-return]
-    return lambda world: [float(world.heuristic(p)) for p in range(players)]
 
 
 def _stepping(state: GameState) -> tuple[_Step, _Count]:

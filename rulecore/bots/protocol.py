@@ -14,6 +14,15 @@ from ..errors import RulecoreError
 TERMINAL_SCALE = 1000.0
 
 
+def every_heuristic(state: "GameState", players: int) -> Sequence[float]:
+    """Every seat's heuristic, in seat order: in one pass where the state can (rulecore's
+    ``State.heuristics``: what each seat's heuristic reads of the piles is read once), else seat by seat."""
+    together = getattr(state, "heuristics", None)
+    if together is not None:
+        return together()  # type: ignore[no-any-return]
+    return [float(state.heuristic(p)) for p in range(players)]
+
+
 class GameState(Protocol):
     """The part of ``rulecore`` State that bots rely on."""
 

@@ -22,7 +22,7 @@ from rulecore.cli.options import option_specs, parse_options, split_names
 from rulecore.errors import doc_ref
 from rulecore.cli.simulate import _StopOnSigterm, _Terminated
 from rulecore.simulate import BACKENDS, DEFAULT_MAX_DECISIONS, Comparison, ComparisonInterrupted, Figure, compare
-from rulecore.simulate.paired.figures import PairedTally
+from rulecore.simulate.paired.figures import MIN_SUPPORT, PairedTally
 from rulecore.simulate.paired.report import write_report
 from rulecore.simulate.paired.run import DEFAULT_WATCH
 
@@ -51,7 +51,8 @@ def figures_table(comparison: Comparison, cards: int = 10) -> Table:
     sequential = comparison.watched and comparison.level != 0.95
     span = f"{100 * comparison.level:.3g}% interval" if sequential else "95% interval"
     table = Table(title=f"{comparison.base}  vs  {comparison.variant}",
-                  caption="* the interval of the difference excludes zero (a card's: with 10 games or pairs behind it). "
+                  caption=f"* the interval of the difference excludes zero (a card's: with {MIN_SUPPORT} games or pairs "
+                          "behind it). "
                           "Rates: Wilson intervals; differences: "
                           f"paired bootstrap ({doc_ref('docs/compare.md')}).")
     for column, justify in (("Figure", "left"), ("Base", "right"), ("Variant", "right"),

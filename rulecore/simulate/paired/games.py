@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import rulecore
 from rulecore.bots import make_bot
+from rulecore.bots.protocol import every_heuristic
 
-from ..games import Failure, Job, SimGame, SimState, bot_seed, build_game, card_uses, take_turn
+from ..games import Failure, Job, SimGame, bot_seed, build_game, card_uses, take_turn
 from ..picks import pick_counter
 
 #: The lead-over-time curve: the share of decisions at which the eventual winner leads, in this many
@@ -55,12 +56,6 @@ class PairJob:
 
 #: One paired game: its index and each side's measurement (or how it failed).
 PairOutcome = tuple[int, "Measured | Failure", "Measured | Failure"]
-
-
-def _heuristics(state: SimState, players: int) -> Sequence[float]:
-    """Every seat's heuristic: in one pass where the state can (``State.heuristics``), else seat by seat."""
-    together = getattr(state, "heuristics", None)
-    return together() if together is not None else [state.heuristic(p) for p in range(players)]
 
 
 def _leaders(values: Sequence[float]) -> int:
@@ -131,7 +126,7 @@ def play_measured(game: SimGame, job: Job, index: int) -> Measured | Failure:
             take_turn(state, bots[seat], job.bots[seat], seat, picks)
             decisions += 1
             if heuristic:
-                masks.append(_leaders(_heuristics(state, job.players)))
+                masks.append(_leaders(every_heuristic(state, job.players)))
         result = state.result()
         winners = result.get("winners")
         if winners is None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import rulecore
 
-from .figures import Figure
+from .figures import MIN_SUPPORT, Figure
 from .games import LEAD_BINS
 from .run import Comparison
 
@@ -174,8 +174,8 @@ def render_report(comparison: Comparison) -> str:
              for caption, svg in plots if svg is not None]
     title = f"{c.base} vs {c.variant}"
     note = (f"{c.games} paired games (seed {c.seed}: game i of both sides with seed {c.seed}+i), {c.players} players."
-            " * marks a difference whose interval excludes zero (a per-card figure: with at least 10 games or (game,"
-            " seat) pairs behind it). Rates: Wilson intervals; differences: paired "
+            " * marks a difference whose interval excludes zero (a per-card figure: with at least "
+            f"{MIN_SUPPORT} games or (game, seat) pairs behind it). Rates: Wilson intervals; differences: paired "
             "bootstrap (2,000 resamples of the game pairs, seeded).")
     if c.watched:
         note += (f" --until-clear: {c.looks} looks, alpha spent Pocock-style; "
