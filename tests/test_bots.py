@@ -260,6 +260,51 @@ def test_ismcts_picks_as_before_its_playouts_went_by_position() -> None:
     assert picks == ISMCTS_PICKS
 
 
+def test_ismcts_stops_when_no_action_can_overtake_the_most_tried_and_picks_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search ends once the most tried action leads every other by more than the iterations left
+    (it runs fewer playouts), and picks what the whole search picks: the stop changes no choice."""
+    from rulecore.bots import ismcts
+
+    playouts = [0]
+    playout = ismcts._playout
+
+    def counted(*args: object) -> object:
+        playouts[0] += 1
+        return playout(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts, "_playout", counted)
+    cases = [case for case in ismcts_cases.cases() if not case[0].startswith("wh2")]  # the quick ones
+    stopped = {name: make_bot(spec, seed).choose(state.clone()) for name, state, spec, seed in cases}
+    early = playouts[0]
+    monkeypatch.setattr(ismcts, "_settled", lambda *args: False)
+    playouts[0] = 0
+    whole = {name: make_bot(spec, seed).choose(state.clone()) for name, state, spec, seed in cases}
+    assert stopped == whole
+    assert early < 0.9 * playouts[0]
+
+
+def test_ismcts_settled_needs_a_lead_larger_than_the_iterations_left() -> None:
+    """``_settled``: a lead of more than the iterations left settles the pick; a lead that the runner-up
+    could still equal does not; an action never tried counts as 0 visits, one that cannot be picked
+    (not legal in the true state, or not among the bot's untried ones) not at all."""
+    from rulecore.bots.ismcts import _settled, _Stats
+
+    def node(**visits: int) -> dict:
+        out = {}
+        for action, v in visits.items():
+            out[action] = s = _Stats(0)
+            s.visits = v
+        return out
+
+    assert _settled(node(a=10, b=4), ["a", "b"], 5)
+    assert not _settled(node(a=10, b=4), ["a", "b"], 6)  # b could tie a
+    assert _settled(node(a=7), ["a", "b", "c"], 6)  # b and c never tried
+    assert _settled(node(a=3, b=9), ["a"], 2)  # only the actions that can be picked count
+    assert not _settled(node(a=3, b=9), ["a", "b"], 6)
+    assert _settled(node(a=3, b=9), ["a", "b"], 5)  # b leads by 6
+
+
 def test_make_bot_reads_typed_settings() -> None:
     """Settings are parsed by type (c is a number, iterations an integer); a wrong one is a RulecoreError."""
     bot = make_bot("ismcts:iterations=12,c=1.5,depth=7", 0)
