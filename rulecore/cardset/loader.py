@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .._lazy import lazy_module
-from . import stored
+from .._resources import builtin_cardsets
+from . import shipped, stored
 from .cache import ParseCache
 from .limits import DEFAULT_LIMITS, Limits
 from .model import Cardset
@@ -60,20 +61,40 @@ def load_cardset(name_or_path: str | Path, *, cache: ParseCache | bool | None = 
         if found is not None:
             return found
         on_disk = stored.read_entry(folder, key, limits) if folder is not None else None
+        if on_disk is None:  # an installed rulecore's own built-ins, checked when it was built
+            on_disk = shipped.read(path, root_names, limits)
         if on_disk is not None:
             stored.remember(key, *on_disk)
             return on_disk[1]
+    cardset, read = _build(path, root_names, limits, parse_cache)
+    if key is not None:
+        stored.remember(key, read, cardset)
+        if folder is not None:
+            stored.write_entry(folder, key, read, cardset)
+    return cardset
+
+
+def _build(path: Path, root_names: tuple[str, ...], limits: Limits,
+           parse_cache: ParseCache | None) -> tuple[Cardset, stored.Files]:
+    """Read, build and check the cardset of ``path``: it and the files read (real path, sha256)."""
     files = Files(path, root_names, limits)
     document = _reader.read_cardset(path, files)
     cardset: Cardset = _builder.build(document, cache=parse_cache, limits=limits)
     if parse_cache is not None:
         parse_cache.keep_cardset((path, root_names, limits), [str(file) for file in document.files], cardset)
-    if key is not None:
-        read = tuple(files.digests)
-        stored.remember(key, read, cardset)
-        if folder is not None:
-            stored.write_entry(folder, key, read, cardset)
-    return cardset
+    return cardset, tuple(files.digests)
+
+
+def ship_builtins(folder: Path) -> list[str]:
+    """Build and check every built-in cardset and write it into ``folder`` as ``shipped`` reads it
+    (what the wheel's build hook, hatch_build.py, puts in the package); the names written."""
+    written = []
+    for name in builtin_cardsets():
+        path = locate_cardset(name)
+        cardset, read = _build(path, (), DEFAULT_LIMITS, None)
+        if shipped.write(folder, name, cardset, read):
+            written.append(name)
+    return written
 
 
 def load_cardset_text(text: str, file: str = "<string>", *, cache: ParseCache | None = None,

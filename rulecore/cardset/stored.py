@@ -34,7 +34,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
@@ -111,7 +111,7 @@ def recall(key: str, limits: Limits) -> Cardset | None:
     if kept is None:
         return None
     files, cardset = kept
-    if not _unchanged(files, limits):
+    if not unchanged(files, limits):
         return None
     with _memo_lock:
         if key in _memo:
@@ -154,9 +154,9 @@ def read_entry(folder: Path, key: str, limits: Limits) -> tuple[Files, Cardset] 
         if not isinstance(header, dict) or header.get("key") != key:
             return None
         files = tuple((str(file), str(digest)) for file, digest in header["files"])
-        if not files or not _unchanged(files, limits):
+        if not files or not unchanged(files, limits):
             return None
-        cardset = _unpickle(payload)
+        cardset = unpickle(payload)
     except Exception:  # noqa: BLE001 - whatever the file holds, the answer is to build anew
         return None
     return (files, cardset) if isinstance(cardset, Cardset) else None
@@ -171,7 +171,7 @@ def write_entry(folder: Path, key: str, files: Files, cardset: Cardset) -> None:
         if secret is None:
             return
         out = io.BytesIO()
-        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(cardset)
+        Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(cardset)
         body = json.dumps({"key": key, "files": files}).encode("utf-8") + b"\n" + out.getvalue()
         data = MAGIC + hmac.new(secret, body, hashlib.sha256).digest() + body
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")  # mode 0600
@@ -255,7 +255,7 @@ def _secret(folder: Path, *, create: bool) -> bytes | None:
     return secret if secret is not None and len(secret) == 32 else None
 
 
-def _unchanged(files: Files, limits: Limits) -> bool:
+def unchanged(files: Files, limits: Limits) -> bool:
     """Whether every file still has the sha256 it had (a file no longer readable has not)."""
     return all(_digest(Path(file), limits.file_bytes) == digest for file, digest in files)
 
@@ -272,19 +272,20 @@ def _digest(path: Path, limit: int) -> str | None:
         return None
 
 
-def _unpickle(payload: bytes) -> Any:
-    """The objects of an entry, the cyclic garbage collector paused meanwhile (thousands of new
-    objects, none of them in a cycle, would make it walk the heap again and again)."""
+def unpickle(payload: bytes, make: Callable[[io.BytesIO], pickle.Unpickler] | None = None) -> Any:
+    """The objects of an entry, read by ``make(handle)`` (default: ``Unpickler``), the cyclic
+    garbage collector paused meanwhile (thousands of new objects, none of them in a cycle, would
+    make it walk the heap again and again)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _Unpickler(io.BytesIO(payload)).load()
+        return (make or Unpickler)(io.BytesIO(payload)).load()
     finally:
         if collecting:
             gc.enable()
 
 
-class _Pickler(pickle.Pickler):
+class Pickler(pickle.Pickler):
     """Writes each attrs object as a call of its class with its fields, in order."""
 
     def reducer_override(self, obj: Any) -> Any:
@@ -297,7 +298,7 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-class _Unpickler(pickle.Unpickler):
+class Unpickler(pickle.Unpickler):
     """Makes rulecore's own attrs classes and nothing else (no function, no other class)."""
 
     def find_class(self, module: str, name: str) -> Any:

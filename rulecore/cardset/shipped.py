@@ -1,0 +1,151 @@
+"""The built-in cardsets shipped already checked inside an installed rulecore: a first load that
+builds nothing, even before the user's cache folder holds anything.
+
+A wheel of rulecore carries, beside the built-in cardsets, each of them checked and written by
+``write`` when the wheel is built (``hatch_build.py`` calls ``loader.ship_builtins``), as
+``_data/shipped/<name>.cardset``::
+
+    MAGIC, a JSON line (the name, rulecore's code digest, the limits, every file read relative to
+    the cardsets folder with its sha256, the sha256 of the pickle), the pickle
+
+Such a file lies among the package's own modules, so it is as trusted as they are: whoever can
+change it can change the code. It is still never taken on trust alone. ``read`` gives it back
+only for a load with no ``roots`` and the default limits, when its code digest is this
+rulecore's (``stored.code_digest``: the same modules, grammar and version), when every file it
+was made from still has its sha256 and when the pickle has its own (a damaged or stale file is
+passed over and the cardset built as in a checkout). The pickle is read by ``stored``'s
+unpickler, which makes nothing but rulecore's own attrs classes.
+
+Paths: every text of the cardset that names a file under the cardsets folder (a span's file) is
+written relative to that folder and read back under the folder the package has now, so an error
+names the installed file, not the folder the wheel was built in.  A checkout has no shipped
+files: there the first load builds, and the user's cache (``stored``) keeps the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import pickle
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .._resources import data_dir
+from . import stored
+from .limits import DEFAULT_LIMITS, Limits
+from .model import Cardset
+
+#: the first bytes of a shipped entry (bumped when its layout changes)
+MAGIC = b"rulecore-shipped-cardset 1\n"
+#: the folder of the package that holds them, beside ``_data/cardsets``
+FOLDER = "shipped"
+
+
+def shipped_folder() -> Path | None:
+    """Where an installed rulecore keeps its checked built-in cardsets (None in a checkout)."""
+    folder = Path(__file__).resolve().parent.parent / "_data" / FOLDER
+    return folder if folder.is_dir() else None
+
+
+def write(folder: Path, name: str, cardset: Cardset, files: stored.Files) -> bool:
+    """Write the checked built-in cardset ``name``, read from ``files`` (real paths and their sha256),
+    into ``folder``; False (nothing written) when a file lies outside the cardsets folder."""
+    root = data_dir("cardsets").resolve()
+    relative = []
+    for file, digest in files:
+        rel = _relative(Path(file).resolve(), root)
+        if rel is None:
+            return False
+        relative.append((rel, digest))
+    out = io.BytesIO()
+    _Pickler(out, root).dump(cardset)
+    payload = out.getvalue()
+    header = {"name": name, "code": stored.code_digest(), "limits": repr(DEFAULT_LIMITS), "files": relative,
+              "payload": hashlib.sha256(payload).hexdigest()}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.cardset").write_bytes(MAGIC + json.dumps(header).encode("utf-8") + b"\n" + payload)
+    return True
+
+
+def read(path: Path, roots: tuple[str, ...], limits: Limits,
+         folder: Path | None = None) -> tuple[stored.Files, Cardset] | None:
+    """The shipped checked cardset for the built-in file ``path`` with the files it was read from,
+    or None when there is none to use (see the module docstring)."""
+    folder = folder if folder is not None else shipped_folder()
+    if folder is None or roots or limits != DEFAULT_LIMITS:
+        return None
+    root = data_dir("cardsets").resolve()
+    rel = _relative(path.resolve(), root)
+    if rel is None or len(PurePosixPath(rel).parts) != 2 or not rel.endswith("/cardset.yaml"):
+        return None
+    name = PurePosixPath(rel).parts[0]
+    try:
+        with open(folder / f"{name}.cardset", "rb") as handle:
+            data = handle.read(stored.MAX_ENTRY_BYTES + 1)
+        if not data.startswith(MAGIC) or len(data) > stored.MAX_ENTRY_BYTES:
+            return None
+        line, _, payload = data[len(MAGIC):].partition(b"\n")
+        header = json.loads(line)
+        if not isinstance(header, dict) or header.get("name") != name or header.get("code") != stored.code_digest() \
+                or header.get("limits") != repr(limits) \
+                or header.get("payload") != hashlib.sha256(payload).hexdigest():
+            return None
+        files = tuple((str(_under(root, str(file))), str(digest)) for file, digest in header["files"])
+        if not files or not stored.unchanged(files, limits):
+            return None
+        cardset = stored.unpickle(payload, lambda handle: _Unpickler(handle, root))
+    except Exception:  # noqa: BLE001 - whatever the file holds, the answer is to build anew
+        return None
+    return (files, cardset) if isinstance(cardset, Cardset) else None
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` in POSIX form, or None when it lies outside."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def _under(root: Path, rel: str) -> Path:
+    """``root / rel`` for a relative path that stays inside ``root`` (else a ``ValueError``)."""
+    parts = PurePosixPath(rel).parts
+    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts or any(os.sep in p for p in parts):
+        raise ValueError(f"not a path inside the cardsets folder: {rel!r}")
+    return root.joinpath(*parts)
+
+
+class _Pickler(stored.Pickler):
+    """``stored``'s pickler, writing each text that names a file under ``root`` as that file's path
+    relative to it (a persistent id, which the unpickler puts back under the folder it has then)."""
+
+    def __init__(self, handle: Any, root: Path) -> None:
+        super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
+        self._prefixes = tuple({str(root) + os.sep, str(root.resolve()) + os.sep})
+
+    def persistent_id(self, obj: Any) -> Any:
+        if type(obj) is str and obj.startswith(self._prefixes):
+            rel = _relative(Path(obj).resolve(), Path(self._prefixes[0][:-1]).resolve())
+            if rel is not None:
+                return ("cardsets", rel)
+        return None
+
+
+class _Unpickler(stored.Unpickler):
+    """``stored``'s unpickler, reading a file relative to the cardsets folder back under ``root``
+    (one text per file, as when the cardset was built)."""
+
+    def __init__(self, handle: Any, root: Path) -> None:
+        super().__init__(handle)
+        self._root = root
+        self._names: dict[str, str] = {}
+
+    def persistent_load(self, pid: Any) -> str:
+        if type(pid) is not tuple or len(pid) != 2 or pid[0] != "cardsets" or type(pid[1]) is not str:
+            raise pickle.UnpicklingError(f"{pid!r} is not a file of the cardsets folder")
+        name = self._names.get(pid[1])
+        if name is None:
+            name = self._names[pid[1]] = str(_under(self._root, pid[1]))
+        return name
