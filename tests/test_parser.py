@@ -594,3 +594,29 @@ def test_a_missing_kind_word_lists_every_kind():
     """After a quantity, the hint names every kind word ('number' too, whose terminal lark names anew)."""
     (problem,) = problems("let x = choose 2 foo from deck")
     assert problem.hint == "expected 'card', 'cards', 'number', 'player', 'players', 'set', 'value'"
+
+
+def test_walk_gives_each_node_before_the_nodes_inside_it_in_field_order() -> None:
+    """``walk`` is a depth-first pre-order over ``children`` (fields in declaration order, tuples
+    flattened): the order the engine numbers statements in, so saves depend on it."""
+    import attrs
+    import rulecore
+
+    def fields_in(value: object) -> list:
+        if isinstance(value, (n.Expr, n.Stmt, n.StaticOption, n.DynamicOption, n.AnswerOption)):
+            return [value]
+        if isinstance(value, tuple):
+            return [node for item in value for node in fields_in(item)]
+        return []
+
+    def reference(node: object) -> list:
+        inside = [c for f in attrs.fields(type(node)) if f.name != "span" for c in fields_in(getattr(node, f.name))]
+        assert list(n.children(node)) == inside
+        return [node] + [x for c in inside for x in reference(c)]
+
+    for name in rulecore.builtin_cardsets():
+        cardset = rulecore.load_cardset(name)
+        roots = [cardset.program] + [p.body for p in cardset.procedures.values()]
+        roots += [a.body for card in cardset.cards.values() for a in card.abilities.values()]
+        for root in roots:
+            assert [id(x) for x in n.walk(root)] == [id(x) for x in reference(root)]

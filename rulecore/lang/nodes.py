@@ -543,24 +543,50 @@ SIMPLE_STMTS = (Fail, Flip, Let, SetVar, CounterOp, Move, Shuffle, Sort, Rotate,
 
 
 def children(node: Any) -> Iterator[Any]:
-    """Every node directly inside ``node`` (expressions, statements, options)."""
-    for field in attrs.fields(type(node)):
-        if field.name == "span":
-            continue
-        value = getattr(node, field.name)
-        yield from _nodes_in(value)
+    """Every node directly inside ``node`` (expressions, statements, options), in field order."""
+    return iter(_children(node))
 
 
-def _nodes_in(value: Any) -> Iterator[Any]:
-    if isinstance(value, (Expr, Stmt, StaticOption, DynamicOption, AnswerOption)):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _children(node: Any) -> list[Any]:
+    out: list[Any] = []
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:  # not a node class of this module
+        names = tuple(f.name for f in attrs.fields(kind) if f.name != "span")
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, _NODE_TYPES):
+            out.append(value)
+        elif isinstance(value, tuple):
+            _nodes_in(value, out)
+    return out
+
+
+def _nodes_in(items: tuple[Any, ...], out: list[Any]) -> None:
+    for item in items:
+        if isinstance(item, _NODE_TYPES):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _nodes_in(item, out)
 
 
 def walk(node: Any) -> Iterator[Any]:
-    """``node`` and every node inside it, depth first."""
-    yield node
-    for child in children(node):
-        yield from walk(child)
+    """``node`` and every node inside it, depth first (a node before what it holds, in field order)."""
+    stack = [node]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        yield node
+        inside = _children(node)
+        if inside:
+            inside.reverse()
+            extend(inside)
+
+
+_NODE_TYPES = (Expr, Stmt, StaticOption, DynamicOption, AnswerOption)
+# each node class's fields that may hold nodes (all but the span), worked out once at import
+_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f.name for f in attrs.fields(kind) if f.name != "span")
+    for kind in list(globals().values())
+    if isinstance(kind, type) and attrs.has(kind) and issubclass(kind, _NODE_TYPES)
+}
