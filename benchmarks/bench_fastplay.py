@@ -82,8 +82,8 @@ def decision_states(game: Any, count: int, seed: int) -> list[Any]:
     return out
 
 
-def ismcts_figures(decisions: int, players: int = 2, spec: str = "ismcts") -> dict[str, Any]:
-    game = rulecore.Game(rulecore.load_cardset("witching-hour"), players=players, record_events=False)
+def ismcts_figures(decisions: int, players: int = 2, spec: str = "ismcts", cardset: str = "witching-hour") -> dict[str, Any]:
+    game = rulecore.Game(rulecore.load_cardset(cardset), players=players, record_events=False)
     states = decision_states(game, decisions // 2, 3) + decision_states(game, decisions - decisions // 2, 4)
     made = [0]
     clone = type(states[0]).clone
@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decisions", type=int, default=12, help="ismcts decisions (0: skip)")
     ap.add_argument("--ismcts-players", type=int, default=2, help="players of the ismcts decisions' games")
     ap.add_argument("--ismcts", default="ismcts", help="the ismcts bot and its settings (default: its defaults)")
+    ap.add_argument("--ismcts-game", default="witching-hour", help="the built-in game of the ismcts decisions")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -141,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         out[f"wh{players}"] = {"engine_gps": e_rates, "plain_gps": p_rates, "ratios": ratios,
                                "us_per_decision": us}
     if args.decisions:
-        figures = ismcts_figures(args.decisions, args.ismcts_players, args.ismcts)
-        print(f"{args.ismcts}, Witching Hour {args.ismcts_players}p: {figures['cpu_s_per_decision']:.3f} CPU s "
+        figures = ismcts_figures(args.decisions, args.ismcts_players, args.ismcts, args.ismcts_game)
+        print(f"{args.ismcts}, {args.ismcts_game} {args.ismcts_players}p: {figures['cpu_s_per_decision']:.3f} CPU s "
               "per decision "
               f"({figures['decisions_per_cpu_s']:.2f} decisions/s) over {figures['decisions']} decisions; "
               f"{figures['clones_per_decision']:.0f} states made per decision")
