@@ -28,13 +28,21 @@ class ShipCheckedCardsets(BuildHookInterface):  # type: ignore[misc]
         self._folder = tempfile.mkdtemp(prefix="rulecore-shipped-")
         sys.path.insert(0, self.root)  # this source tree's rulecore, not one installed elsewhere
         try:
+            import rulecore
             from rulecore.cardset.loader import ship_builtins
 
+            if Path(rulecore.__file__).resolve().parent != Path(self.root).resolve() / "rulecore":
+                raise RuntimeError(f"imported the rulecore at {rulecore.__file__}, not this source tree's")
             written = ship_builtins(Path(self._folder))
+        except Exception as exc:
+            raise RuntimeError(
+                f"rulecore's build hook (hatch_build.py) could not check the built-in cardsets: {exc!r}; it runs "
+                "this source tree's loader, which needs lark, attrs, pyyaml and jsonschema where the wheel is built"
+            ) from exc
         finally:
             sys.path.remove(self.root)
         if not written:
-            raise RuntimeError("no built-in cardset could be shipped checked")
+            raise RuntimeError("rulecore's build hook (hatch_build.py): no built-in cardset could be shipped checked")
         self.app.display_info(f"shipped checked: {', '.join(written)}")
         build_data["force_include"][self._folder] = "rulecore/_data/shipped"
 
