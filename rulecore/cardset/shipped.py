@@ -123,11 +123,12 @@ class _Pickler(stored.Pickler):
 
     def __init__(self, handle: Any, root: Path) -> None:
         super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
-        self._prefixes = tuple({str(root) + os.sep, str(root.resolve()) + os.sep})
+        self._root = root.resolve()
+        self._prefixes = tuple({str(root) + os.sep, str(self._root) + os.sep})
 
     def persistent_id(self, obj: Any) -> Any:
         if type(obj) is str and obj.startswith(self._prefixes):
-            rel = _relative(Path(obj).resolve(), Path(self._prefixes[0][:-1]).resolve())
+            rel = _relative(Path(obj).resolve(), self._root)
             if rel is not None:
                 return ("cardsets", rel)
         return None
