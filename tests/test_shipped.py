@@ -130,3 +130,65 @@ def test_a_persistent_id_out_of_the_cardsets_folder_is_refused() -> None:
     for bad in (("cardsets", "../a"), ("cardsets", "/etc/passwd"), ("code", "a"), "cardsets/a", ("cardsets", 3)):
         with pytest.raises((pickle.UnpicklingError, ValueError)):
             unpickler.persistent_load(bad)
+
+
+VARIANT = Path(rulecore.__file__).resolve().parent.parent / "docs/examples/approaching-dawn-short-night.yaml"
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The effect text parsed (not found already parsed), in order."""
+    from rulecore.cardset.building import effects
+
+    seen: list[str] = []
+    real = effects.parse_effect
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(effects, "parse_effect", counted)
+    return seen
+
+
+def test_a_variant_of_a_built_in_parses_only_the_text_it_changes(installed: Any, parses: list[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wheel ships each built-in's effect text as parsed: a variant that extends it and keeps its names
+    parses none of the text it took over unchanged, and builds the same cardset as without."""
+    fast = rulecore.load_cardset(VARIANT, cache=False)
+    assert parses == []
+    monkeypatch.setattr(shipped, "shipped_folder", lambda: None)
+    slow = rulecore.load_cardset(VARIANT, cache=False)
+    assert len(parses) > 300
+    assert _same_everywhere(fast, slow)
+
+
+def test_shipped_parsed_text_is_found_only_for_the_same_text_file_content_and_names(entries: Path) -> None:
+    """A key of other file content, other declared names or a file outside the cardsets folder finds nothing."""
+    texts = rulecore.cardset.ParseCache()
+    rulecore.load_cardset("witty-witches", cache=texts)
+    (key, (tree, _)), *_ = [item for item in texts.items() if item[1][0] is not None]
+    parsed = shipped.ParsedTexts(entries)
+    assert parsed(key) == (tree, [])
+    text, expression, context, file, skey, spath, symbols = key
+    assert parsed((text, expression, context, file, "0" * 64, spath, symbols)) is None
+    assert parsed((text, expression, context, file, skey, spath, symbols[1:])) is None
+    assert parsed((text + " ", expression, context, file, skey, spath, symbols)) is None
+    assert parsed((text, expression, context, "/elsewhere/cardset.yaml", skey, spath, symbols)) is None
+
+
+@pytest.mark.parametrize("damage", ["payload", "code"])
+def test_damaged_or_stale_shipped_parsed_text_is_parsed_again(installed: Any, parses: list[str], damage: str) -> None:
+    """A shipped file of parsed text that is damaged or of other code counts as empty: the text is parsed."""
+    entry = installed.folder / "approaching-dawn.parsed"
+    data = bytearray(entry.read_bytes())
+    if damage == "payload":
+        data[-40] ^= 0xFF
+    else:
+        line, _, payload = bytes(data[len(shipped.PARSED_MAGIC):]).partition(b"\n")
+        header = json.loads(line)
+        header["code"] = "0" * 64
+        data = bytearray(shipped.PARSED_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+    entry.write_bytes(bytes(data))
+    rulecore.load_cardset(VARIANT, cache=False)
+    assert len(parses) > 300

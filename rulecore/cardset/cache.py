@@ -64,6 +64,10 @@ class ParseCache:
     def get(self, key: Any) -> tuple[Any, list[Problem]] | None:
         return self._entries.get(key)
 
+    def items(self) -> list[tuple[Any, tuple[Any, list[Problem]]]]:
+        """Every piece of parsed text kept: (key, (tree, problems))."""
+        return list(self._entries.items())
+
     def put(self, key: Any, value: tuple[Any, list[Problem]]) -> None:
         if len(self._entries) >= self.size:
             self._entries.pop(next(iter(self._entries)))

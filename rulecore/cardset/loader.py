@@ -79,20 +79,25 @@ def _build(path: Path, root_names: tuple[str, ...], limits: Limits,
     """Read, build and check the cardset of ``path``: it and the files read (real path, sha256)."""
     files = Files(path, root_names, limits)
     document = _reader.read_cardset(path, files)
-    cardset: Cardset = _builder.build(document, cache=parse_cache, limits=limits)
+    folder = shipped.shipped_folder()  # an installed rulecore: its built-ins' text parsed already, for variants
+    parsed = shipped.ParsedTexts(folder) if folder is not None else None
+    cardset: Cardset = _builder.build(document, cache=parse_cache, limits=limits, parsed=parsed)
     if parse_cache is not None:
         parse_cache.keep_cardset((path, root_names, limits), [str(file) for file in document.files], cardset)
     return cardset, tuple(files.digests)
 
 
 def ship_builtins(folder: Path) -> list[str]:
-    """Build and check every built-in cardset and write it into ``folder`` as ``shipped`` reads it
-    (what the wheel's build hook, hatch_build.py, puts in the package); the names written."""
+    """Build and check every built-in cardset and write it into ``folder`` as ``shipped`` reads it, with
+    its effect text as parsed (what the wheel's build hook, hatch_build.py, puts in the package); the
+    names written."""
     written = []
     for name in builtin_cardsets():
         path = locate_cardset(name)
-        cardset, read = _build(path, (), DEFAULT_LIMITS, None)
+        texts = ParseCache()
+        cardset, read = _build(path, (), DEFAULT_LIMITS, texts)
         if shipped.write(folder, name, cardset, read):
+            shipped.write_parsed(folder, name, texts.items())
             written.append(name)
     return written
 

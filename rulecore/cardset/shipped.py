@@ -16,6 +16,11 @@ was made from still has its sha256 and when the pickle has its own (a damaged or
 passed over and the cardset built as in a checkout). The pickle is read by ``stored``'s
 unpickler, which makes nothing but rulecore's own attrs classes.
 
+Beside each one lies ``<name>.parsed``: the built-in's effect text as parsed, keyed as ``EffectText``
+keys its parse cache (the text, its place, the sha256 of its file's content, the names the cardset
+declares), with the same header checks (``ParsedTexts``). A variant that extends a built-in game
+and keeps its names then parses only the text it changes or moves.
+
 Paths: every text of the cardset that names a file under the cardsets folder (a span's file) is
 written relative to that folder and read back under the folder the package has now, so an error
 names the installed file, not the folder the wheel was built in.  A checkout has no shipped
@@ -30,7 +35,7 @@ import json
 import os
 import pickle
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Iterable
 
 from .._resources import data_dir
 from . import stored
@@ -39,6 +44,8 @@ from .model import Cardset
 
 #: the first bytes of a shipped entry (bumped when its layout changes)
 MAGIC = b"rulecore-shipped-cardset 1\n"
+#: the first bytes of a built-in's parsed effect text (``write_parsed``)
+PARSED_MAGIC = b"rulecore-shipped-parsed 1\n"
 #: the folder of the package that holds them, beside ``_data/cardsets``
 FOLDER = "shipped"
 
@@ -99,6 +106,70 @@ def read(path: Path, roots: tuple[str, ...], limits: Limits,
     except Exception:  # noqa: BLE001 - whatever the file holds, the answer is to build anew
         return None
     return (files, cardset) if isinstance(cardset, Cardset) else None
+
+
+def write_parsed(folder: Path, name: str, entries: Iterable[tuple[tuple[Any, ...], tuple[Any, list[Any]]]]) -> int:
+    """Write the effect text of the built-in ``name`` as parsed while it was built (``entries`` of its
+    ``ParseCache``: the key ``EffectText`` makes, and the tree), for variants of it (``ParsedTexts``):
+    only text of files under the cardsets folder that parsed without a problem; how many."""
+    root = data_dir("cardsets").resolve()
+    kept = []
+    for key, (tree, problems) in entries:
+        text, expression, context, file, skey, spath, symbols = key
+        rel = _relative(Path(file).resolve(), root)
+        if tree is not None and not problems and rel is not None:
+            kept.append(((text, expression, context, rel, skey, spath, symbols), tree))
+    out = io.BytesIO()
+    _Pickler(out, root).dump(kept)
+    payload = out.getvalue()
+    header = {"name": name, "code": stored.code_digest(), "payload": hashlib.sha256(payload).hexdigest()}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.parsed").write_bytes(PARSED_MAGIC + json.dumps(header).encode("utf-8") + b"\n" + payload)
+    return len(kept)
+
+
+class ParsedTexts:
+    """The effect text of the built-in cardsets as parsed when the wheel was built, looked up by the key
+    ``EffectText`` makes (the text, where it stands, the sha256 of its file's content, the names the
+    cardset declares): a variant that extends a built-in game parses only the text it changes or
+    moves. Each built-in's file is read when a key of it is first asked for; one that is damaged,
+    of other code or unreadable counts as empty (the text is parsed)."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._root = data_dir("cardsets").resolve()
+        self._relative: dict[str, str | None] = {}  # a source file -> relative to the cardsets folder
+        self._memos: dict[str, dict[tuple[Any, ...], Any]] = {}  # a built-in's name -> its texts
+
+    def __call__(self, key: tuple[Any, ...]) -> tuple[Any, list[Any]] | None:
+        text, expression, context, file, skey, spath, symbols = key
+        rel = self._relative.get(file, "")
+        if rel == "":
+            rel = self._relative[file] = _relative(Path(file).resolve(), self._root)
+        if rel is None:
+            return None
+        name = PurePosixPath(rel).parts[0]
+        memo = self._memos.get(name)
+        if memo is None:
+            memo = self._memos[name] = self._read(name)
+        tree = memo.get((text, expression, context, rel, skey, spath, symbols))
+        return None if tree is None else (tree, [])
+
+    def _read(self, name: str) -> dict[tuple[Any, ...], Any]:
+        try:
+            with open(self._folder / f"{name}.parsed", "rb") as handle:
+                data = handle.read(stored.MAX_ENTRY_BYTES + 1)
+            if not data.startswith(PARSED_MAGIC) or len(data) > stored.MAX_ENTRY_BYTES:
+                return {}
+            line, _, payload = data[len(PARSED_MAGIC):].partition(b"\n")
+            header = json.loads(line)
+            if not isinstance(header, dict) or header.get("name") != name or header.get("code") != stored.code_digest() \
+                    or header.get("payload") != hashlib.sha256(payload).hexdigest():
+                return {}
+            kept = stored.unpickle(payload, lambda handle: _Unpickler(handle, self._root))
+            return {key: tree for key, tree in kept if type(key) is tuple and len(key) == 7}
+        except Exception:  # noqa: BLE001 - whatever the file holds, the text is parsed instead
+            return {}
 
 
 def _relative(path: Path, root: Path) -> str | None:

@@ -28,7 +28,7 @@ from ..model import Cardset, CounterDef, OptionSpec, Procedure, UserFunction, Zo
 from ..reading.document import Document
 from ..schema import SCHEMA
 from .cards import build_cards, start_value
-from .effects import EffectText
+from .effects import EffectText, Parsed
 from .flow import build_program
 from .repair import repair
 from .report import Report
@@ -37,16 +37,18 @@ from .structure import structure_problems
 _SECTIONS = ("zones", "counters", "vars", "functions", "cards", "families", "procedures", "options")
 
 
-def build(document: Document, *, cache: ParseCache | None = None, limits: Limits = DEFAULT_LIMITS) -> Cardset:
+def build(document: Document, *, cache: ParseCache | None = None, limits: Limits = DEFAULT_LIMITS,
+          parsed: Parsed | None = None) -> Cardset:
     """The checked ``Cardset`` of a document; ``CardsetError`` with every problem if it has any.
 
-    ``cache`` keeps effect text already parsed (by default, a new one for this build)."""
+    ``cache`` keeps effect text already parsed (by default, a new one for this build); ``parsed``
+    gives text parsed before this process where it knows it (the built-ins shipped in the wheel)."""
     report = Report(document.sources, document.problems)
     data = document.data
     report.problems.extend(structure_problems(data, document.sources))
     if report.problems:
         data = _mend(data, report)
-    effects = EffectText(data, report, ParseCache() if cache is None else cache, limits)
+    effects = EffectText(data, report, ParseCache() if cache is None else cache, limits, parsed)
     before = len(report.problems)
     _check_names(data, report)
     if len(report.problems) > before:

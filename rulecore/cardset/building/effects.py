@@ -8,6 +8,7 @@ what does not parse into the build's ``Report``.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -21,19 +22,25 @@ from ..limits import Limits
 from .report import Report
 
 
+#: text parsed before (``key`` as ``EffectText`` makes it -> (tree, problems), or None when not known)
+Parsed = Callable[[tuple[Any, ...]], "tuple[Any, list[Problem]] | None"]
+
+
 class EffectText:
     """Parses the effect text found at paths of the data, reporting into ``report``."""
 
-    def __init__(self, data: Any, report: Report, cache: ParseCache, limits: Limits) -> None:
+    def __init__(self, data: Any, report: Report, cache: ParseCache, limits: Limits,
+                 parsed: Parsed | None = None) -> None:
         self.data = data
         self.report = report
         self.cache = cache
+        self.parsed = parsed  # text parsed before this process: the shipped built-ins' (see cardset.shipped)
         self.limits = limits
         self.chars = 0  # effect text read so far
         self.total_reported = False
         self.symbols = _symbols(data, report.repaired)
         self._symbols_key = _symbols_key(self.symbols)
-        self._source_keys: dict[int, int] = {}
+        self._source_keys: dict[int, str] = {}
 
     def parse(self, path: tuple[Any, ...], context: str | None, *, expression: bool = False) -> Any:
         """Parse the effect text (or expression) at ``path``; record problems; None on failure."""
@@ -74,10 +81,15 @@ class EffectText:
         """parse_effect, remembered in the cache for the same text at the same place of the same file."""
         source, spath = self.report.sources.resolve(path)
         skey = self._source_keys.get(id(source))
-        if skey is None:
-            skey = self._source_keys[id(source)] = hash(tuple(source.lines))
+        if skey is None:  # the file's content, the same in every process (a key of parsed text kept on disk too)
+            skey = self._source_keys[id(source)] = hashlib.sha256(
+                "\n".join(source.lines).encode("utf-8", "surrogatepass")).hexdigest()
         key = (text, expression, context, source.file, skey, spath, self._symbols_key)
         hit = self.cache.get(key)
+        if hit is None and self.parsed is not None:
+            hit = self.parsed(key)
+            if hit is not None:
+                self.cache.put(key, hit)
         if hit is None:
             try:
                 hit = parse_effect(text, self.symbols, make_span, expression=expression)
