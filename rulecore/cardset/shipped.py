@@ -35,7 +35,7 @@ import json
 import os
 import pickle
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .._resources import data_dir
 from . import stored
@@ -66,13 +66,8 @@ def write(folder: Path, name: str, cardset: Cardset, files: stored.Files) -> boo
         if rel is None:
             return False
         relative.append((rel, digest))
-    out = io.BytesIO()
-    _Pickler(out, root).dump(cardset)
-    payload = out.getvalue()
-    header = {"name": name, "code": stored.code_digest(), "limits": repr(DEFAULT_LIMITS), "files": relative,
-              "payload": hashlib.sha256(payload).hexdigest()}
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.cardset").write_bytes(MAGIC + json.dumps(header).encode("utf-8") + b"\n" + payload)
+    header = {"name": name, "code": stored.code_digest(), "limits": repr(DEFAULT_LIMITS), "files": relative}
+    _write_file(folder / f"{name}.cardset", MAGIC, header, cardset, root)
     return True
 
 
@@ -89,20 +84,14 @@ def read(path: Path, roots: tuple[str, ...], limits: Limits,
         return None
     name = PurePosixPath(rel).parts[0]
     try:
-        with open(folder / f"{name}.cardset", "rb") as handle:
-            data = handle.read(stored.MAX_ENTRY_BYTES + 1)
-        if not data.startswith(MAGIC) or len(data) > stored.MAX_ENTRY_BYTES:
+        found = _read_file(folder / f"{name}.cardset", MAGIC, name, root,
+                           lambda header: header.get("limits") == repr(limits))
+        if found is None:
             return None
-        line, _, payload = data[len(MAGIC):].partition(b"\n")
-        header = json.loads(line)
-        if not isinstance(header, dict) or header.get("name") != name or header.get("code") != stored.code_digest() \
-                or header.get("limits") != repr(limits) \
-                or header.get("payload") != hashlib.sha256(payload).hexdigest():
-            return None
+        header, cardset = found
         files = tuple((str(_under(root, str(file))), str(digest)) for file, digest in header["files"])
         if not files or not stored.unchanged(files, limits):
             return None
-        cardset = stored.unpickle(payload, lambda handle: _Unpickler(handle, root))
     except Exception:  # noqa: BLE001 - whatever the file holds, the answer is to build anew
         return None
     return (files, cardset) if isinstance(cardset, Cardset) else None
@@ -119,12 +108,7 @@ def write_parsed(folder: Path, name: str, entries: Iterable[tuple[tuple[Any, ...
         rel = _relative(Path(file).resolve(), root)
         if tree is not None and not problems and rel is not None:
             kept.append(((text, expression, context, rel, skey, spath, symbols), tree))
-    out = io.BytesIO()
-    _Pickler(out, root).dump(kept)
-    payload = out.getvalue()
-    header = {"name": name, "code": stored.code_digest(), "payload": hashlib.sha256(payload).hexdigest()}
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.parsed").write_bytes(PARSED_MAGIC + json.dumps(header).encode("utf-8") + b"\n" + payload)
+    _write_file(folder / f"{name}.parsed", PARSED_MAGIC, {"name": name, "code": stored.code_digest()}, kept, root)
     return len(kept)
 
 
@@ -157,19 +141,40 @@ class ParsedTexts:
 
     def _read(self, name: str) -> dict[tuple[Any, ...], Any]:
         try:
-            with open(self._folder / f"{name}.parsed", "rb") as handle:
-                data = handle.read(stored.MAX_ENTRY_BYTES + 1)
-            if not data.startswith(PARSED_MAGIC) or len(data) > stored.MAX_ENTRY_BYTES:
+            found = _read_file(self._folder / f"{name}.parsed", PARSED_MAGIC, name, self._root)
+            if found is None:
                 return {}
-            line, _, payload = data[len(PARSED_MAGIC):].partition(b"\n")
-            header = json.loads(line)
-            if not isinstance(header, dict) or header.get("name") != name or header.get("code") != stored.code_digest() \
-                    or header.get("payload") != hashlib.sha256(payload).hexdigest():
-                return {}
-            kept = stored.unpickle(payload, lambda handle: _Unpickler(handle, self._root))
-            return {key: tree for key, tree in kept if type(key) is tuple and len(key) == 7}
+            return {key: tree for key, tree in found[1] if type(key) is tuple and len(key) == 7}
         except Exception:  # noqa: BLE001 - whatever the file holds, the text is parsed instead
             return {}
+
+
+def _write_file(path: Path, magic: bytes, header: dict[str, Any], value: Any, root: Path) -> None:
+    """Write ``magic``, ``header`` with the sha256 of the pickle as one JSON line, and ``value``'s pickle
+    (file names under ``root`` relative to it) as ``path``."""
+    out = io.BytesIO()
+    _Pickler(out, root).dump(value)
+    payload = out.getvalue()
+    line = json.dumps({**header, "payload": hashlib.sha256(payload).hexdigest()}).encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(magic + line + b"\n" + payload)
+
+
+def _read_file(path: Path, magic: bytes, name: str, root: Path,
+               accept: Callable[[dict[str, Any]], bool] = lambda header: True) -> tuple[dict[str, Any], Any] | None:
+    """The header and the value of a file ``_write_file`` wrote, or None unless it starts with ``magic``,
+    names ``name`` and this rulecore's code digest, is ``accept``ed and its pickle has its sha256 (any
+    other failure raises)."""
+    with open(path, "rb") as handle:
+        data = handle.read(stored.MAX_ENTRY_BYTES + 1)
+    if not data.startswith(magic) or len(data) > stored.MAX_ENTRY_BYTES:
+        return None
+    line, _, payload = data[len(magic):].partition(b"\n")
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("name") != name or header.get("code") != stored.code_digest() \
+            or not accept(header) or header.get("payload") != hashlib.sha256(payload).hexdigest():
+        return None
+    return header, stored.unpickle(payload, lambda handle: _Unpickler(handle, root))
 
 
 def _relative(path: Path, root: Path) -> str | None:
