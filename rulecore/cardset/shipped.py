@@ -200,10 +200,10 @@ class _Pickler(stored.Pickler):
     def __init__(self, handle: Any, root: Path) -> None:
         super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
         self._root = root.resolve()
-        self._prefixes = tuple({str(root) + os.sep, str(self._root) + os.sep})
+        self._prefix = str(self._root) + os.sep
 
     def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is str and obj.startswith(self._prefixes):
+        if type(obj) is str and obj.startswith(self._prefix):
             rel = _relative(Path(obj).resolve(), self._root)
             if rel is not None:
                 return ("cardsets", rel)
