@@ -284,6 +284,105 @@ def test_ismcts_stops_when_no_action_can_overtake_the_most_tried_and_picks_the_s
     assert early < 0.9 * playouts[0]
 
 
+def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, iterations: int, seed: int,
+                 every: int = 1) -> list[dict]:
+    """A game of an ismcts seat 0 (its early stop off, so that every search runs to ``iterations``) against
+    greedy seats: per ismcts decision with a choice, whether it took a kept tree, the visits already in it,
+    the playouts and worlds dealt it made, and whether its worlds showed the seat what the table did."""
+    from rulecore.bots import ismcts
+    from rulecore.engine.state import State
+
+    monkeypatch.setattr(ismcts, "_settled", lambda *args: False)
+    counts = {"playouts": 0, "dealt": 0}
+    playout, resample, take = ismcts._playout, State.resample, ismcts._Kept.take
+
+    def counted_playout(*args: object) -> object:
+        counts["playouts"] += 1
+        return playout(*args)  # type: ignore[arg-type]
+
+    def counted_resample(self: State, *args: object) -> State:
+        counts["dealt"] += 1
+        return resample(self, *args)  # type: ignore[arg-type]
+
+    found: list[tuple[object, int]] = []  # each kept tree taken and the visits below its path then
+
+    def watched_take(self: object, state: State, me: int, actions: list[str]) -> object:
+        got = take(self, state, me, actions)  # type: ignore[arg-type]
+        found.append((got, sum(s.visits for s in got[0].values()) if got is not None else 0))
+        return got
+
+    monkeypatch.setattr(ismcts, "_playout", counted_playout)
+    monkeypatch.setattr(State, "resample", counted_resample)
+    monkeypatch.setattr(ismcts._Kept, "take", watched_take)
+    game = rulecore.Game(rulecore.load_cardset(name), players, record_events=False)
+    state = game.new_game(seed=seed)
+    bots = [ISMCTSBot(seed, iterations=iterations)] + [make_bot("greedy", seed + p) for p in range(1, players)]
+    out = []
+    only_own = False  # every action since the last ismcts decision was seat 0's
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        only_own = only_own and seat == 0
+        if seat == 0 and len(state.legal_actions()) > 1:
+            found.clear()
+            counts["playouts"] = counts["dealt"] = 0
+            action = bots[0].choose(state)
+            kept, reused = found[0] if found else (None, 0)
+            out.append({"taken": kept is not None, "playouts": counts["playouts"], "dealt": counts["dealt"],
+                        "reused": reused,
+                        "fits": kept is None or all(w._view_key(0) == state._view_key(0)  # type: ignore[index]
+                                                    and w.legal_actions() == state.legal_actions() for w in kept[1]),
+                        "after_own": only_own})
+            only_own = True
+        else:
+            action = bots[seat].choose(state)
+        state.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("name,players", [("witching-hour", 2), ("approaching-dawn", 2)])
+def test_ismcts_goes_on_from_its_tree_after_its_own_action_when_every_world_still_fits(
+        monkeypatch: pytest.MonkeyPatch, name: str, players: int) -> None:
+    """When the bot decides again right after its own action and every kept world, played on by that
+    action, shows its seat what the table shows, the search starts from the subtree below the action:
+    the visits there count toward ``iterations`` (only the rest are played) and no world is dealt;
+    otherwise it deals its worlds and plays every iteration."""
+    decisions = _ismcts_game(monkeypatch, name, players, 30, 5)
+    taken = [d for d in decisions if d["taken"]]
+    assert taken and len(taken) < len(decisions)
+    for d in decisions:
+        assert d["fits"]
+        if d["taken"]:
+            assert d["after_own"] and d["dealt"] == 0 and 0 < d["reused"] <= 30
+            assert d["playouts"] == 30 - d["reused"]
+        else:
+            assert d["dealt"] == 20 and d["playouts"] == 30
+
+
+def test_ismcts_takes_no_tree_after_another_seats_action_or_for_another_table() -> None:
+    """A kept tree is for the decision right after the bot's own actions: once another seat has acted, or
+    when the bot is asked about another table (another deal), it starts afresh."""
+    from rulecore.bots import ismcts
+
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), 2, record_events=False)
+    state = game.new_game(seed=3)
+    bot = ISMCTSBot(1, iterations=30)
+    while not (state.current_player == 0 and len(state.legal_actions()) > 1):
+        state.apply(state.legal_actions()[0])
+    state.apply(bot.choose(state))
+    assert isinstance(bot.kept, ismcts._Kept) and bot.kept.path
+    other = game.new_game(seed=4)
+    while not (other.current_player == 0 and len(other.legal_actions()) > 1):
+        other.apply(other.legal_actions()[0])
+    assert bot.kept.take(other, 0, other.legal_actions()) is None
+    while state.current_player == 0:
+        state.apply(state.legal_actions()[0])  # the seat's turn goes on without the bot
+    while not (state.current_player == 0 and len(state.legal_actions()) > 1):
+        state.apply(state.legal_actions()[0])  # the other seat acts
+    assert bot.kept.take(state, 0, state.legal_actions()) is None
+    assert bot.kept.then(1, "anything") is None  # told of another seat's lone action: nothing kept
+
+
 def test_ismcts_settled_needs_a_lead_larger_than_the_iterations_left() -> None:
     """``_settled``: a lead of more than the iterations left settles the pick; a lead that the runner-up
     could still equal does not; an action never tried counts as 0 visits, one that cannot be picked
@@ -436,6 +535,40 @@ def test_fair_bots_choose_alike_in_worlds_their_seat_cannot_tell_apart(bot, name
         truth, other = _worlds(game, seed, 15 + 7 * seed)
         assert other.view(truth.current_player) == truth.view(truth.current_player)
         assert make_bot(bot, seed).choose(truth) == make_bot(bot, seed).choose(other)
+
+
+@pytest.mark.parametrize("name,players,options", FAIR_GAMES)
+def test_ismcts_going_on_from_its_tree_stays_fair(monkeypatch: pytest.MonkeyPatch, name, players, options) -> None:
+    """Two bots of one seed, one always shown the true state and one a world its seat cannot tell from it,
+    choose alike at every decision of a game, each going on from its own kept tree: what a bot keeps
+    is only what its seat knew."""
+    from rulecore.bots import ismcts
+
+    taken = [0]
+    take = ismcts._Kept.take
+
+    def counted(self: object, *args: object) -> object:
+        got = take(self, *args)  # type: ignore[arg-type]
+        taken[0] += got is not None
+        return got
+
+    monkeypatch.setattr(ismcts._Kept, "take", counted)
+    game = rulecore.Game(rulecore.load_cardset(name), players, options)
+    state = game.new_game(seed=2)
+    truthful, fooled = ISMCTSBot(7, iterations=20), ISMCTSBot(7, iterations=20)
+    others = make_bot("greedy", 0)
+    checked = 0
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        if state.current_player == 0 and len(state.legal_actions()) > 1:
+            action = truthful.choose(state)
+            assert fooled.choose(state.resample(0, 99 + checked)) == action
+            checked += 1
+        else:
+            action = others.choose(state)
+        state.apply(action)
+    assert checked >= 3 and taken[0] >= 2  # both bots went on from a kept tree at least once
 
 
 def test_the_documented_example_bots_play(monkeypatch) -> None:

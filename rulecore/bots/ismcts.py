@@ -19,6 +19,14 @@ a won game outweighs any guess).  The most tried action at the root is chosen; t
 before its last iteration once that action leads every other by more than the iterations left (no
 iteration could change the pick, so the pick is the whole search's, at a fraction of its cost).
 
+A search leaves its tree and worlds to the bot's next decision (``_Kept``): when that decision comes
+right after the bot's own actions and every one of the worlds, played on by those actions, shows the
+seat exactly what the table shows it (same view, same legal actions, its turn to decide), the
+worlds are worlds of the new decision and the subtree below those actions is what a search from
+there would have built on them, so the new search starts from it: its iterations count toward
+``iterations`` and no world is dealt.  Otherwise (another seat acted, or the actions showed the seat
+something the worlds disagree on, such as a card drawn) it starts afresh.
+
 See Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 """
 
@@ -62,13 +70,22 @@ class ISMCTSBot(MemoryBot):
         self.width = width
         self.rng = random.Random(seed)
         self.memory = Memory()
+        self.kept: _Kept | None = None  # what the last search left for the next decision
 
     def _pick(self, state: GameState, me: int, untried: list[str], actions: list[str]) -> str:
         if len(untried) == 1:
+            self._lone(state, untried[0])
             return untried[0]
         allowed = untried if len(untried) < len(actions) else None
-        return search(state, me, len(state.returns()), self.iterations, self.c, self.depth, self.rng,
-                      allowed, self.worlds, self.width)
+        kept = self.kept.take(state, me, actions) if self.kept is not None else None
+        self.kept = None
+        action, self.kept = search_kept(state, me, len(state.returns()), self.iterations, self.c, self.depth,
+                                        self.rng, allowed, self.worlds, self.width, kept)
+        return action
+
+    def _lone(self, state: GameState, action: str) -> None:
+        if self.kept is not None:
+            self.kept = self.kept.then(state.current_player, action)
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
@@ -125,14 +142,25 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
     """The action IS-MCTS picks for seat ``me`` (who must be deciding in ``state``), among
     ``allowed`` when given (the bot's untried actions at a decision it met before), over
     ``worlds`` resampled worlds (0: a new one every iteration)."""
+    return search_kept(state, me, players, iterations, c, depth, rng, allowed, worlds, width)[0]
+
+
+def search_kept(state: GameState, me: int, players: int, iterations: int, c: float, depth: int,
+                rng: random.Random, allowed: Sequence[str] | None = None, worlds: int = 0, width: int = 0,
+                kept: _Found | None = None) -> tuple[str, _Kept | None]:
+    """``search``, started from ``kept`` (a tree and worlds of this very decision, from ``_Kept.take``)
+    when given; also what it leaves for the seat's next decision (None when it dealt no worlds)."""
     keep = set(allowed) if allowed is not None else None
-    root: _Node = {}
-    scale = _Scale(players)
     step, count = _stepping(state)
     judge: _Judge = lambda world: every_heuristic(world, players)  # noqa: E731
-    dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
+    if kept is not None:
+        root, dealt, scale = kept
+        done = sum(s.visits for s in root.values())  # the iterations that passed here in earlier searches
+    else:
+        root, scale, done = {}, _Scale(players), 0
+        dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
     candidates = list(allowed) if allowed is not None else state.legal_actions()
-    for i in range(iterations):
+    for i in range(done, iterations):
         if i >= len(candidates) and _settled(root, candidates, iterations - i):
             break  # no action can overtake the most tried any more: the pick is made
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
@@ -179,15 +207,80 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
             else:
                 s.cut += 1
                 s.heuristic += cut[s.who]  # type: ignore[index]
+    pick = _most_tried(root, candidates, scale, rng)
+    return pick, (_Kept(me, root, dealt, scale, [pick]) if dealt else None)
+
+
+def _most_tried(root: _Node, candidates: list[str], scale: _Scale, rng: random.Random) -> str:
+    """The candidate tried most at the root; equal visits: the better mean, then the generator."""
     tried = [a for a in candidates if a in root and root[a].visits]
     if not tried:
         return candidates[0] if len(candidates) == 1 else rng.choice(candidates)
     most = max(root[a].visits for a in tried)
     best = [a for a in tried if root[a].visits == most]
-    if len(best) > 1:  # equal visits: the better mean, then the generator
+    if len(best) > 1:
         top = max(scale.mean(root[a]) for a in best)
         best = [a for a in best if scale.mean(root[a]) >= top - 1e-12]
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+_Found = tuple["_Node", list[GameState], _Scale]  # a kept tree taken: its node, its worlds, their scale
+
+
+class _Kept:
+    """A search's tree and worlds, kept for the seat's next decision, and the seat's actions since
+    (``path``: the pick, then any lone actions it was told of)."""
+
+    __slots__ = ("me", "root", "worlds", "scale", "path")
+
+    def __init__(self, me: int, root: _Node, worlds: list[GameState], scale: _Scale, path: list[str]) -> None:
+        self.me = me
+        self.root = root
+        self.worlds = worlds
+        self.scale = scale
+        self.path = path
+
+    def then(self, seat: object, action: str) -> "_Kept | None":
+        """This, with the seat's lone ``action`` taken too (None when another seat took it)."""
+        if seat != self.me:
+            return None
+        self.path.append(action)
+        return self
+
+    def take(self, state: GameState, me: int, actions: list[str]) -> _Found | None:
+        """The subtree below ``path`` and the worlds played on by it, when they are of ``state``'s decision:
+        every world shows ``me`` what ``state`` shows it, with the same legal actions and ``me`` to
+        decide; else None."""
+        if me != self.me:
+            return None
+        node = self.root
+        for action in self.path:
+            s = node.get(action)
+            if s is None or s.child is None:
+                return None
+            node = s.child
+        if not any(s.visits for s in node.values()):
+            return None
+        shown = _shown(state, me)
+        worlds = []
+        for world in self.worlds:
+            world = world.clone()
+            try:
+                for action in self.path:
+                    world.apply(action)
+            except (RulecoreError, RuleError):
+                return None
+            if world.is_terminal() or world.current_player != me or list(world.legal_actions()) != actions \
+                    or _shown(world, me) != shown:
+                return None
+            worlds.append(world)
+        return node, worlds, self.scale
+
+
+def _shown(state: GameState, me: int) -> object:
+    """What ``me`` sees of ``state``: rulecore's compact view key where the state has one, else its view."""
+    view_key = getattr(state, "_view_key", None)
+    return view_key(me) if view_key is not None else state.view(me)
 
 
 def _settled(root: _Node, actions: Sequence[str], left: int) -> bool:
