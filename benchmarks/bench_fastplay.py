@@ -17,6 +17,12 @@ checkout this script lives in.  Figures:
   2-player (``--ismcts-players``) Witching Hour games (the same states in every checkout), each
   decided by a fresh bot seeded by its position; the actions it picks (equal between checkouts when
   the search is the same), and how many states it copied (``clone``) per decision.
+- **ismcts in whole games** (``--ismcts-games N``): CPU seconds per decision of one ismcts seat
+  playing ``N`` games against greedy seats (game i: seed 700 + i, the ismcts seat i mod players),
+  every decision with a choice timed; the games' winners, and (where the bot keeps its tree between
+  decisions) how many of its decisions went on from a kept tree.  Here a bot lives through a
+  game, as in ``rulecore simulate``, ``compare`` and a served match; the per-state figure above uses
+  a fresh bot per decision.
 
 Timings are informational only: the machine may be shared, so compare figures of runs made
 alternately at the same moment, and ratios rather than rates.
@@ -109,6 +115,47 @@ def ismcts_figures(decisions: int, players: int = 2, spec: str = "ismcts", cards
             "picks": picks}
 
 
+def ismcts_game_figures(games: int, players: int, spec: str, cardset: str) -> dict[str, Any]:
+    """CPU per decision of an ismcts seat through whole games against greedy seats (see the docstring)."""
+    from rulecore.bots import ismcts
+
+    game = rulecore.Game(rulecore.load_cardset(cardset), players=players, record_events=False)
+    kept = getattr(ismcts, "_Kept", None)  # a checkout whose bot keeps its tree between decisions
+    taken = [0]
+    if kept is not None:
+        take = kept.take
+
+        def counted(self: Any, *args: Any) -> Any:
+            got = take(self, *args)
+            taken[0] += got is not None
+            return got
+
+        kept.take = counted
+    cpu, decisions, winners = 0.0, 0, []
+    try:
+        for g in range(games):
+            state = game.new_game(seed=700 + g)
+            seat = g % players
+            bots = [make_bot(spec if p == seat else "greedy", 100 * g + p) for p in range(players)]
+            while not state.is_terminal():
+                p = state.current_player
+                if p == seat and len(state.legal_actions()) > 1:
+                    t0 = time.process_time()
+                    action = bots[p].choose(state)
+                    cpu += time.process_time() - t0
+                    decisions += 1
+                else:
+                    action = bots[p].choose(state)
+                state.apply(action)
+            winners.append(sorted(state.winners))
+    finally:
+        if kept is not None:
+            kept.take = take
+    return {"games": games, "decisions": decisions, "cpu_s_per_decision": cpu / decisions,
+            "went_on": taken[0] if kept is not None else None,
+            "ismcts_won": sum(g % players in w for g, w in enumerate(winners)), "winners": winners}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=150, help="random games per round (0: skip)")
@@ -117,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ismcts-players", type=int, default=2, help="players of the ismcts decisions' games")
     ap.add_argument("--ismcts", default="ismcts", help="the ismcts bot and its settings (default: its defaults)")
     ap.add_argument("--ismcts-game", default="witching-hour", help="the built-in game of the ismcts decisions")
+    ap.add_argument("--ismcts-games", type=int, default=0, help="whole games of one ismcts seat against greedy (0: skip)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -149,6 +197,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{figures['clones_per_decision']:.0f} states made per decision")
         print(f"  picks: {figures['picks']}")
         out["ismcts"] = figures
+    if args.ismcts_games:
+        figures = ismcts_game_figures(args.ismcts_games, args.ismcts_players, args.ismcts, args.ismcts_game)
+        went_on = "" if figures["went_on"] is None else f"; {figures['went_on']} went on from a kept tree"
+        print(f"{args.ismcts} in {figures['games']} whole {args.ismcts_game} {args.ismcts_players}p games against "
+              f"greedy: {figures['cpu_s_per_decision']:.3f} CPU s per decision over {figures['decisions']} "
+              f"decisions{went_on}; ismcts won {figures['ismcts_won']}")
+        out["ismcts_games"] = figures
     out["load_after"] = os.getloadavg()
     print(f"load average after {os.getloadavg()[0]:.1f}")
     if args.json:
