@@ -285,7 +285,7 @@ def test_ismcts_stops_when_no_action_can_overtake_the_most_tried_and_picks_the_s
 
 
 def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, iterations: int, seed: int,
-                 every: int = 1) -> list[dict]:
+                 keep: int = 1) -> list[dict]:
     """A game of an ismcts seat 0 (its early stop off, so that every search runs to ``iterations``) against
     greedy seats: per ismcts decision with a choice, whether it took a kept tree, the visits already in it,
     the playouts and worlds dealt it made, and whether its worlds showed the seat what the table did."""
@@ -316,7 +316,8 @@ def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, itera
     monkeypatch.setattr(ismcts._Kept, "take", watched_take)
     game = rulecore.Game(rulecore.load_cardset(name), players, record_events=False)
     state = game.new_game(seed=seed)
-    bots = [ISMCTSBot(seed, iterations=iterations)] + [make_bot("greedy", seed + p) for p in range(1, players)]
+    bots = [ISMCTSBot(seed, iterations=iterations, keep=keep)] + [make_bot("greedy", seed + p)
+                                                                  for p in range(1, players)]
     out = []
     only_own = False  # every action since the last ismcts decision was seat 0's
     while not state.is_terminal():
@@ -357,6 +358,16 @@ def test_ismcts_goes_on_from_its_tree_after_its_own_action_when_every_world_stil
             assert d["playouts"] == 30 - d["reused"]
         else:
             assert d["dealt"] == 20 and d["playouts"] == 30
+
+
+def test_ismcts_with_keep_0_searches_every_decision_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ismcts:keep=0`` keeps nothing for its next decision: every search deals its worlds and plays every
+    iteration, also right after its own actions."""
+    bot = make_bot("ismcts:keep=0,iterations=30", 5)
+    assert isinstance(bot, ISMCTSBot) and not bot.keep and "keep=0" in repr(bot)
+    decisions = _ismcts_game(monkeypatch, "witching-hour", 2, 30, 5, keep=0)
+    assert any(d["after_own"] for d in decisions)
+    assert all(not d["taken"] and d["dealt"] == 20 and d["playouts"] == 30 for d in decisions)
 
 
 def test_ismcts_takes_no_tree_after_another_seats_action_or_for_another_table() -> None:

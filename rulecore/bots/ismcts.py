@@ -50,13 +50,17 @@ class ISMCTSBot(MemoryBot):
     ``depth`` decisions below the tree, each taking the best of ``width`` actions one ply
     ahead for its chooser (0: at random), cut-offs valued by each seat's heuristic lead over
     its best rival (so a cardset without a heuristic wants a long random playout).
-    Its choice depends only on what its seat may know and its seed.
+    With ``keep`` (the default) a search leaves its tree and worlds to the bot's next decision,
+    which goes on from them when it comes right after the bot's own actions and every kept world
+    still shows the seat what the table does; ``keep=0`` searches every decision afresh.
+    Its choice depends only on what its seat may know, its seed and, with ``keep``, its own
+    earlier searches in this game.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
-                 width: int = 8) -> None:
+                 width: int = 8, keep: int = 1) -> None:
         if iterations < 1 or worlds < 0:
             raise RulecoreError(
                 f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
@@ -68,6 +72,7 @@ class ISMCTSBot(MemoryBot):
         self.depth = depth
         self.worlds = worlds
         self.width = width
+        self.keep = bool(keep)
         self.rng = random.Random(seed)
         self.memory = Memory()
         self.kept: _Kept | None = None  # what the last search left for the next decision
@@ -79,8 +84,9 @@ class ISMCTSBot(MemoryBot):
         allowed = untried if len(untried) < len(actions) else None
         kept = self.kept.take(state, me, actions) if self.kept is not None else None
         self.kept = None
-        action, self.kept = search_kept(state, me, len(state.returns()), self.iterations, self.c, self.depth,
-                                        self.rng, allowed, self.worlds, self.width, kept)
+        action, left = search_kept(state, me, len(state.returns()), self.iterations, self.c, self.depth,
+                                   self.rng, allowed, self.worlds, self.width, kept)
+        self.kept = left if self.keep else None
         return action
 
     def _lone(self, state: GameState, action: str) -> None:
@@ -89,7 +95,7 @@ class ISMCTSBot(MemoryBot):
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
-                f"worlds={self.worlds}, width={self.width})")
+                f"worlds={self.worlds}, width={self.width}, keep={int(self.keep)})")
 
 
 class _Stats:
