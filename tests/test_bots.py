@@ -370,6 +370,39 @@ def test_ismcts_with_keep_0_searches_every_decision_afresh(monkeypatch: pytest.M
     assert all(not d["taken"] and d["dealt"] == 20 and d["playouts"] == 30 for d in decisions)
 
 
+def test_ismcts_takes_no_tree_when_its_memory_narrows_the_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the no-repeat memory leaves only some of the actions (a decision met before), the search starts
+    afresh even where a kept tree would fit: that tree was searched over all the actions."""
+    from rulecore.bots import ismcts
+    from rulecore.bots.memory import Memory
+
+    game = rulecore.Game(rulecore.load_cardset("witching-hour"), 2, record_events=False)
+    state = game.new_game(seed=5)
+    bot = ISMCTSBot(5, iterations=30)
+    given: list[object] = []
+    search = ismcts.search_kept
+
+    def watched(*args: object) -> object:
+        given.append(args[-1])
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts, "search_kept", watched)
+    fits = narrowed = 0
+    while not state.is_terminal() and len(state.history) < 400 and not narrowed:
+        if state.current_player == 0 and len(state.legal_actions()) > 2 and bot.kept is not None \
+                and bot.kept.take(state, 0, state.legal_actions()) is not None:
+            fits += 1
+            if fits == 2:  # the second time a tree would fit, the memory says the last action was taken here
+                monkeypatch.setattr(Memory, "untried", lambda self, st, me, actions: (actions[:-1], set()))
+                given.clear()
+                state.apply(bot.choose(state))
+                assert given == [None]
+                narrowed = 1
+                continue
+        state.apply(bot.choose(state) if state.current_player == 0 else state.legal_actions()[0])
+    assert narrowed
+
+
 def test_ismcts_takes_no_tree_after_another_seats_action_or_for_another_table() -> None:
     """A kept tree is for the decision right after the bot's own actions: once another seat has acted, or
     when the bot is asked about another table (another deal), it starts afresh."""

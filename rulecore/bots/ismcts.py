@@ -24,8 +24,9 @@ right after the bot's own actions and every one of the worlds, played on by thos
 seat exactly what the table shows it (same view, same legal actions, its turn to decide), the
 worlds are worlds of the new decision and the subtree below those actions is what a search from
 there would have built on them, so the new search starts from it: its iterations count toward
-``iterations`` and no world is dealt.  Otherwise (another seat acted, or the actions showed the seat
-something the worlds disagree on, such as a card drawn) it starts afresh.
+``iterations`` and no world is dealt.  Otherwise (another seat acted, the actions showed the seat
+something the worlds disagree on, such as a card drawn, or the no-repeat memory narrowed the choice)
+it starts afresh.
 
 See Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 """
@@ -82,7 +83,9 @@ class ISMCTSBot(MemoryBot):
             self._lone(state, untried[0])
             return untried[0]
         allowed = untried if len(untried) < len(actions) else None
-        kept = self.kept.take(state, me, actions) if self.kept is not None else None
+        # a kept tree was searched over all the actions: with the choice narrowed by the no-repeat memory
+        # (a decision met before) its visits would not be those of this search, so it starts afresh
+        kept = self.kept.take(state, me, actions) if self.kept is not None and allowed is None else None
         self.kept = None
         action, left = search_kept(state, me, len(state.returns()), self.iterations, self.c, self.depth,
                                    self.rng, allowed, self.worlds, self.width, kept)
