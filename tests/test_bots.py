@@ -387,20 +387,16 @@ def test_ismcts_takes_no_tree_when_its_memory_narrows_the_choice(monkeypatch: py
         return search(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "search_kept", watched)
-    fits = narrowed = 0
-    while not state.is_terminal() and len(state.history) < 400 and not narrowed:
+    fits = 0
+    while not state.is_terminal() and fits < 2:
         if state.current_player == 0 and len(state.legal_actions()) > 2 and bot.kept is not None \
                 and bot.kept.take(state, 0, state.legal_actions()) is not None:
             fits += 1
-            if fits == 2:  # the second time a tree would fit, the memory says the last action was taken here
-                monkeypatch.setattr(Memory, "untried", lambda self, st, me, actions: (actions[:-1], set()))
-                given.clear()
-                state.apply(bot.choose(state))
-                assert given == [None]
-                narrowed = 1
-                continue
+        if fits == 2:  # the second time a tree would fit, the memory says the last action was taken here
+            monkeypatch.setattr(Memory, "untried", lambda self, st, me, actions: (actions[:-1], set()))
+            given.clear()
         state.apply(bot.choose(state) if state.current_player == 0 else state.legal_actions()[0])
-    assert narrowed
+    assert fits == 2 and given == [None]
 
 
 def test_ismcts_takes_no_tree_after_another_seats_action_or_for_another_table() -> None:
