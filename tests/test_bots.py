@@ -365,6 +365,8 @@ def test_ismcts_with_keep_0_searches_every_decision_afresh(monkeypatch: pytest.M
     iteration, also right after its own actions."""
     bot = make_bot("ismcts:keep=0,iterations=30", 5)
     assert isinstance(bot, ISMCTSBot) and not bot.keep and "keep=0" in repr(bot)
+    with pytest.raises(rulecore.RulecoreError, match="keep 0 .* or 1, got keep=2"):
+        make_bot("ismcts:keep=2", 5)
     decisions = _ismcts_game(monkeypatch, "witching-hour", 2, 30, 5, keep=0)
     assert any(d["after_own"] for d in decisions)
     assert all(not d["taken"] and d["dealt"] == 20 and d["playouts"] == 30 for d in decisions)

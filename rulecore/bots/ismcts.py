@@ -67,6 +67,8 @@ class ISMCTSBot(MemoryBot):
                 f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
         if depth < 0 or not c >= 0:
             raise RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
+        if keep not in (0, 1):
+            raise RulecoreError(f"ismcts needs keep 0 (search every decision afresh) or 1, got keep={keep}")
         self.seed = seed
         self.iterations = iterations
         self.c = c
