@@ -284,6 +284,50 @@ def test_ismcts_stops_when_no_action_can_overtake_the_most_tried_and_picks_the_s
     assert early < 0.9 * playouts[0]
 
 
+def test_ismcts_with_a_lower_stop_ends_once_the_lead_passes_that_share_of_the_iterations_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``stop=0.25`` ends a search once the most tried action leads by more than a quarter of the iterations
+    left (earlier than the default, which waits until no iteration left could change the pick), picks
+    that action, and runs fewer playouts; a stop outside 0..1 is refused."""
+    from rulecore.bots import ismcts
+
+    with pytest.raises(rulecore.RulecoreError, match="stop from 0 to 1 .* got stop=1.5"):
+        make_bot("ismcts:stop=1.5", 5)
+    assert "stop=0.25" in repr(make_bot("ismcts:stop=0.25", 5))
+    playouts = [0]
+    ends: list[tuple[int, float]] = []  # (lead of the most tried, iterations left) where a search ended early
+    playout, settled = ismcts._playout, ismcts._settled
+
+    def counted(*args: object) -> object:
+        playouts[0] += 1
+        return playout(*args)  # type: ignore[arg-type]
+
+    def watched(root: dict, actions: list[str], left: float) -> bool:
+        done = settled(root, actions, left)
+        if done:
+            visits = sorted((root[a].visits if a in root else 0 for a in actions), reverse=True)
+            ends.append((visits[0] - visits[1], left))
+        return done
+
+    monkeypatch.setattr(ismcts, "_playout", counted)
+    monkeypatch.setattr(ismcts, "_settled", watched)
+    cases = [case for case in ismcts_cases.cases() if not case[0].startswith("wh2")]  # the quick ones
+    run = {}
+    for stop in (1.0, 0.25):
+        playouts[0] = 0
+        ends.clear()
+        for name, state, spec, seed in cases:
+            bot = make_bot(f"{spec},stop={stop}", seed)
+            assert isinstance(bot, ISMCTSBot) and bot.stop == stop
+            bot.choose(state.clone())
+        run[stop] = playouts[0], list(ends)
+    assert run[0.25][0] < run[1.0][0]
+    # ``left`` is already the share: every end is a lead past it, and some of them leads the rest could undo
+    assert all(lead > left for lead, left in run[0.25][1])
+    assert any(lead <= 4 * left for lead, left in run[0.25][1])
+    assert all(lead > left for lead, left in run[1.0][1])
+
+
 def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, iterations: int, seed: int,
                  keep: int = 1) -> list[dict]:
     """A game of an ismcts seat 0 (its early stop off, so that every search runs to ``iterations``) against
@@ -384,9 +428,9 @@ def test_ismcts_takes_no_tree_when_its_memory_narrows_the_choice(monkeypatch: py
     given: list[object] = []
     search = ismcts.search_kept
 
-    def watched(*args: object) -> object:
-        given.append(args[-1])
-        return search(*args)  # type: ignore[arg-type]
+    def watched(*args: object, **kwargs: object) -> object:
+        given.append(kwargs["kept"])
+        return search(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "search_kept", watched)
     fits = 0

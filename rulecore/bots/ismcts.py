@@ -16,8 +16,10 @@ for the seat that chose it, as two sums: finished games' returns and cut-offs' r
 mean is read with the cut-offs scaled to ``[0.1, 0.9]`` by the lowest and highest lead of that
 seat met so far in this search, so that every cut-off is scaled alike whenever it was met (and
 a won game outweighs any guess).  The most tried action at the root is chosen; the search ends
-before its last iteration once that action leads every other by more than the iterations left (no
-iteration could change the pick, so the pick is the whole search's, at a fraction of its cost).
+before its last iteration once that action leads every other by more than ``stop`` times the
+iterations left: with ``stop=1`` no iteration could change the pick, so the pick is the whole
+search's, at a fraction of its cost; a lower ``stop`` bets that a leader that far ahead stays ahead
+(as "smart pruning" in Go programs does), and saves more.
 
 A search leaves its tree and worlds to the bot's next decision (``_Kept``): when that decision comes
 right after the bot's own actions and every one of the worlds, played on by those actions, shows the
@@ -54,6 +56,8 @@ class ISMCTSBot(MemoryBot):
     With ``keep`` (the default) a search leaves its tree and worlds to the bot's next decision,
     which goes on from them when it comes right after the bot's own actions and every kept world
     still shows the seat what the table does; ``keep=0`` searches every decision afresh.
+    A search ends once its most tried action leads every other by more than ``stop`` (0 to 1)
+    times the iterations left: at 1 only when no iteration left could change the pick.
     Its choice depends only on what its seat may know, its seed and, with ``keep``, its own
     earlier searches in this game.
     """
@@ -61,7 +65,7 @@ class ISMCTSBot(MemoryBot):
     name = "ismcts"
 
     def __init__(self, seed: int, iterations: int = 200, c: float = 0.1, depth: int = 2, worlds: int = 20,
-                 width: int = 8, keep: int = 1) -> None:
+                 width: int = 8, keep: int = 1, stop: float = 1.0) -> None:
         if iterations < 1 or worlds < 0:
             raise RulecoreError(
                 f"ismcts needs iterations >= 1 and worlds >= 0, got iterations={iterations}, worlds={worlds}")
@@ -69,6 +73,9 @@ class ISMCTSBot(MemoryBot):
             raise RulecoreError(f"ismcts needs depth >= 0 and c >= 0, got depth={depth}, c={c}")
         if keep not in (0, 1):
             raise RulecoreError(f"ismcts needs keep 0 (search every decision afresh) or 1, got keep={keep}")
+        if not 0 <= stop <= 1:
+            raise RulecoreError(f"ismcts needs stop from 0 to 1 (1: only once no iteration left can change the pick), "
+                                f"got stop={stop}")
         self.seed = seed
         self.iterations = iterations
         self.c = c
@@ -76,6 +83,7 @@ class ISMCTSBot(MemoryBot):
         self.worlds = worlds
         self.width = width
         self.keep = bool(keep)
+        self.stop = float(stop)
         self.rng = random.Random(seed)
         self.memory = Memory()
         self.kept: _Kept | None = None  # what the last search left for the next decision
@@ -90,7 +98,7 @@ class ISMCTSBot(MemoryBot):
         kept = self.kept.take(state, me, actions) if self.kept is not None and allowed is None else None
         self.kept = None
         action, left = search_kept(state, me, len(state.returns()), self.iterations, self.c, self.depth,
-                                   self.rng, allowed, self.worlds, self.width, kept)
+                                   self.rng, allowed, self.worlds, self.width, kept=kept, stop=self.stop)
         self.kept = left if self.keep else None
         return action
 
@@ -100,7 +108,7 @@ class ISMCTSBot(MemoryBot):
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(seed={self.seed}, iterations={self.iterations}, c={self.c}, depth={self.depth}, "
-                f"worlds={self.worlds}, width={self.width}, keep={int(self.keep)})")
+                f"worlds={self.worlds}, width={self.width}, keep={int(self.keep)}, stop={self.stop:g})")
 
 
 class _Stats:
@@ -158,7 +166,7 @@ def search(state: GameState, me: int, players: int, iterations: int, c: float, d
 
 def search_kept(state: GameState, me: int, players: int, iterations: int, c: float, depth: int,
                 rng: random.Random, allowed: Sequence[str] | None = None, worlds: int = 0, width: int = 0,
-                kept: _Found | None = None) -> tuple[str, _Kept | None]:
+                kept: _Found | None = None, stop: float = 1.0) -> tuple[str, _Kept | None]:
     """``search``, started from ``kept`` (a tree and worlds of this very decision, from ``_Kept.take``)
     when given; also what it leaves for the seat's next decision (None when it dealt no worlds)."""
     keep = set(allowed) if allowed is not None else None
@@ -172,7 +180,7 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
         dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
     candidates = list(allowed) if allowed is not None else state.legal_actions()
     for i in range(done, iterations):
-        if i >= len(candidates) and _settled(root, candidates, iterations - i):
+        if i >= len(candidates) and _settled(root, candidates, stop * (iterations - i)):
             break  # no action can overtake the most tried any more: the pick is made
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
         path: list[_Stats] = []
@@ -294,10 +302,11 @@ def _shown(state: GameState, me: int) -> object:
     return view_key(me) if view_key is not None else state.view(me)
 
 
-def _settled(root: _Node, actions: Sequence[str], left: int) -> bool:
-    """Whether the most tried of ``actions`` at the root is tried more than ``left`` (the iterations
-    still to run) times more than any other of them: then no iteration left can change which is most
-    tried (nor make a tie), so the search would pick it whatever they do."""
+def _settled(root: _Node, actions: Sequence[str], left: float) -> bool:
+    """Whether the most tried of ``actions`` at the root is tried more than ``left`` times more than any
+    other of them.  With ``left`` the iterations still to run, no iteration left can change which is
+    most tried (nor make a tie), so the search would pick it whatever they do; the search passes a
+    share of them when its ``stop`` is below 1."""
     most = second = 0
     for a in actions:
         s = root.get(a)

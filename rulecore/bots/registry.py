@@ -29,7 +29,7 @@ _FACTORIES: Mapping[str, Callable[..., Bot]] = MappingProxyType(
 _SETTINGS: Mapping[str, Mapping[str, type]] = MappingProxyType(
     {
         "greedy": {"samples": int},
-        "ismcts": {"iterations": int, "c": float, "depth": int, "worlds": int, "width": int, "keep": int},
+        "ismcts": {"iterations": int, "c": float, "depth": int, "worlds": int, "width": int, "keep": int, "stop": float},
         "oracle": {"playouts": int, "depth": int},
     }
 )
