@@ -181,7 +181,7 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
     candidates = list(allowed) if allowed is not None else state.legal_actions()
     for i in range(done, iterations):
         if i >= len(candidates) and _settled(root, candidates, stop * (iterations - i)):
-            break  # no action can overtake the most tried any more: the pick is made
+            break  # the pick is made (at stop=1: no action can overtake the most tried any more)
         world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
         path: list[_Stats] = []
         node = root
