@@ -295,7 +295,7 @@ def test_ismcts_with_a_lower_stop_ends_once_the_lead_passes_that_share_of_the_it
         make_bot("ismcts:stop=1.5", 5)
     assert "stop=0.25" in repr(make_bot("ismcts:stop=0.25", 5))
     playouts = [0]
-    ends: list[tuple[int, float]] = []  # (lead of the most tried, iterations left) where a search ended early
+    ends: list[tuple[int, float, str]] = []  # (lead of the most tried, the lead it had to pass, the most tried)
     playout, settled = ismcts._playout, ismcts._settled
 
     def counted(*args: object) -> object:
@@ -305,8 +305,9 @@ def test_ismcts_with_a_lower_stop_ends_once_the_lead_passes_that_share_of_the_it
     def watched(root: dict, actions: list[str], left: float) -> bool:
         done = settled(root, actions, left)
         if done:
-            visits = sorted((root[a].visits if a in root else 0 for a in actions), reverse=True)
-            ends.append((visits[0] - visits[1], left))
+            (most, leader), (second, _) = sorted(((root[a].visits if a in root else 0, a) for a in actions),
+                                                 reverse=True)[:2]
+            ends.append((most - second, left, leader))
         return done
 
     monkeypatch.setattr(ismcts, "_playout", counted)
@@ -319,13 +320,15 @@ def test_ismcts_with_a_lower_stop_ends_once_the_lead_passes_that_share_of_the_it
         for name, state, spec, seed in cases:
             bot = make_bot(f"{spec},stop={stop}", seed)
             assert isinstance(bot, ISMCTSBot) and bot.stop == stop
-            bot.choose(state.clone())
+            before = len(ends)
+            pick = bot.choose(state.clone())
+            if len(ends) > before:  # it ended early: with the action most tried then
+                assert pick == ends[-1][2]
         run[stop] = playouts[0], list(ends)
     assert run[0.25][0] < run[1.0][0]
-    # ``left`` is already the share: every end is a lead past it, and some of them leads the rest could undo
-    assert all(lead > left for lead, left in run[0.25][1])
-    assert any(lead <= 4 * left for lead, left in run[0.25][1])
-    assert all(lead > left for lead, left in run[1.0][1])
+    # the lead to pass is a quarter of the iterations left: some searches ended on a lead the others could undo
+    assert run[0.25][1] and all(left * 4 == int(left * 4) for _, left, _ in run[0.25][1])
+    assert any(lead <= 4 * left for lead, left, _ in run[0.25][1])
 
 
 def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, iterations: int, seed: int,
