@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 
 import attrs
 import pytest
@@ -202,6 +204,44 @@ def test_clone_of_a_sealed_state_is_independent(tiny):
     clone.apply("Apple")
     assert [e for e in s.events(1) if e["type"] == "say"] == []
     assert s.to_json() == before
+
+
+@pytest.mark.parametrize("name,players", [("witching-hour", 3), ("approaching-dawn", 2), ("witty-witches", 2)])
+def test_a_state_dropped_is_freed_at_once(name, players):
+    """A state at rest is in no reference cycle (its context holds it only while its effects run), so a
+    copy played on and dropped is freed at once, not left to the cycle collector."""
+    s = play(rulecore.Game(rulecore.load_cardset(name), players).new_game(seed=5), 12)
+    gc.disable()
+    try:
+        for index in range(s.legal_count()):
+            c = s.clone()
+            c.apply_index(index)
+            seen = weakref.ref(c)
+            del c
+            assert seen() is None
+        assert not hasattr(s.ctx, "state")
+    finally:
+        gc.enable()
+
+
+def test_a_state_whose_action_the_rules_refused_is_as_it_was_and_freed_at_once(tiny):
+    """After a rule error in the middle of its effects, the state is as before the action, its context
+    holds it no longer, and dropped it is freed at once."""
+    game = rulecore.Game(tiny.cardset("let c = choose card from deck by 0 always\nwhile true { say 1 }"), 2,
+                         step_limit=500)
+    s = game.new_game(1)
+    before = s.to_json()
+    gc.disable()
+    try:
+        c = s.clone()
+        with pytest.raises(rulecore.RuleError, match="more than 500 steps"):
+            c.apply("Apple")
+        assert c.to_json() == before and not hasattr(c.ctx, "state")
+        seen = weakref.ref(c)
+        del c
+        assert seen() is None
+    finally:
+        gc.enable()
 
 
 def test_clone_continues_identically(wh):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from .knowing import knowledge, sealed
 from .interpreter.driver import RESUMERS
-from .interpreter.frames import Ctx
+from .interpreter.frames import own_ctx
 from .rng import Rng
 from ..errors import IllegalActionError, RuleError, StateError
 
@@ -34,7 +34,7 @@ def clone(state: "State") -> "State":
     new.game = state.game
     new.rules = state.rules
     new.record_events = state.record_events
-    new.ctx = Ctx(new, {})
+    new.ctx = own_ctx(state.rules)
     new.seed = state.seed
     new.rng = state.rng.copy()
     # zones and counters are shared, copied on write: neither state owns any list now

@@ -33,7 +33,7 @@ from ..lang.functions import cards_of
 from ..lang.work import check_mark
 from .interpreter import driver
 from .interpreter.decisions import Decision, Option
-from .interpreter.frames import Ctx, actor, ev
+from .interpreter.frames import Ctx, actor, ev, own_ctx
 from .rules import Rules
 from .rng import Rng
 from .. import arguments
@@ -91,13 +91,13 @@ class State:
     loose: dict[int, int]  # card -> players (bitmask) who do not know its place in its zone (shared with clones)
     notes: Any  # what moves and looks let each player tell, not yet worked into the above: knowledge.settle
     record_events: bool
-    ctx: Ctx  # reusable evaluation context (not saved)
+    ctx: Ctx  # reusable evaluation context (not saved), holding the state only while effects run
 
     def __init__(self, game: "Game"):
         self.game = game
         self.rules: Rules = game.rules
         self.record_events = game.record_events
-        self.ctx = Ctx(self, {})
+        self.ctx = own_ctx(game.rules)
 
     # ------------------------------------------------------------------ API
     @property
@@ -294,7 +294,7 @@ class State:
         """After a rule error, put back the state as it was before the action."""
         for field in attrs.fields(State):
             setattr(self, field.name, getattr(before, field.name, None))  # 'steps' is set by each run
-        self.ctx = Ctx(self, {})
+        self.ctx = own_ctx(self.rules)
 
     # ------------------------------------------------------------------ used by the interpreter
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:

@@ -32,9 +32,14 @@ def run(state: "State") -> None:
     calls itself)."""
     state.steps = 0  # generated loops add their iterations (see codegen.statements)
     state.nested = 0
-    drive(state, 0)
-    if not state.stack and not state.terminal:
-        state.finish()
+    ctx = state.ctx
+    ctx.state = state  # only while effects run (see frames.Ctx)
+    try:
+        drive(state, 0)
+        if not state.stack and not state.terminal:
+            state.finish()
+    finally:
+        del ctx.state
 
 
 def drive(state: "State", height: int) -> None:
@@ -86,6 +91,8 @@ def resume(state: "State", index: int) -> None:
     frame = state.stack[-1]
     state.asking = None
     state.steps = state.nested = 0
+    ctx = state.ctx
+    ctx.state = state  # only while effects run (see frames.Ctx)
     try:
         RESUMERS[type(frame[0])](state, frame, index)
     except RuleError:
@@ -94,6 +101,8 @@ def resume(state: "State", index: int) -> None:
         # only a state loaded with trusted=True whose frames were edited gets here
         raise RuleError(f"cannot carry this answer out: {_in_words(state, exc)}",
                         getattr(frame[0], "span", None)) from exc
+    finally:
+        del ctx.state
     run(state)
 
 

@@ -21,7 +21,12 @@ Frame = tuple[Any, int, Any, dict]
 
 
 class Ctx:
-    """What an expression sees: the state, the game's rules and the local variables."""
+    """What an expression sees: the state, the game's rules and the local variables.
+
+    A state keeps one of its own (``own_ctx``), which holds the state only while its effects run
+    (``driver.run`` and ``resume`` bind it and let go after): at rest a state is in no reference cycle,
+    so a copy dropped (the bots make and drop thousands a decision) is freed at once, not left to
+    Python's cycle collector."""
 
     __slots__ = ("state", "rules", "env", "memo")
 
@@ -32,9 +37,19 @@ class Ctx:
         self.memo: dict | None = None  # during a menu pass: results of reads without arguments
 
 
+def own_ctx(rules: Any) -> Ctx:
+    """A state's own context, holding no state until its effects run (see ``Ctx``)."""
+    ctx = Ctx.__new__(Ctx)
+    ctx.rules = rules
+    ctx.env = {}
+    ctx.memo = None
+    return ctx
+
+
 def ctx_for(state: "State", env: dict) -> Ctx:
     """The state's reusable context, reading ``env``."""
     ctx = state.ctx
+    ctx.state = state
     ctx.env = env
     return ctx
 
@@ -42,6 +57,7 @@ def ctx_for(state: "State", env: dict) -> Ctx:
 def ev(state: "State", node: Any, env: dict) -> Any:
     """Evaluate an expression node in the given locals."""
     ctx = state.ctx
+    ctx.state = state
     ctx.env = env
     fn = state.rules.compiler.cache.get(id(node))
     if fn is None:  # a part of an expression a statement reads on its own (a counter's owner)
