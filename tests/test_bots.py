@@ -407,6 +407,50 @@ def test_ismcts_goes_on_from_its_tree_after_its_own_action_when_every_world_stil
             assert d["dealt"] == 20 and d["playouts"] == 30
 
 
+def _stored_states(node: dict, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], int, rulecore.State]]:
+    """Every world's state the tree keeps: (the actions down to it, the world's index, the state)."""
+    out = []
+    for action, stats in node.items():
+        below = path + (action,)
+        out += [(below, w, kept) for w, kept in (stats.states or {}).items()]
+        if stats.child is not None:
+            out += _stored_states(stats.child, below)
+    return out
+
+
+@pytest.mark.parametrize("name,players", [("witching-hour", 2), ("approaching-dawn", 2)])
+def test_ismcts_keeps_each_worlds_state_where_it_went_through_the_tree(name: str, players: int) -> None:
+    """Where an iteration went through a tree action (not one it tried for the first time), the tree
+    keeps that world's state there, and it is exactly the world dealt with the tree's actions down to
+    there applied: later iterations on that world start from it instead of playing those actions
+    again. After the bot's own action the kept subtree's states still match its worlds."""
+    from rulecore.bots import ismcts
+
+    state = random_play(rulecore.Game(rulecore.load_cardset(name), players), seed=3, steps=6)
+    me = state.current_player
+    assert me is not None
+    _, left = ismcts.search_kept(state, me, players, 120, 0.1, 2, random.Random(3), worlds=6, width=8)
+    assert left is not None
+    stored = _stored_states(left.root)
+    assert stored and max(len(path) for path, _, _ in stored) >= 2
+    for path, w, kept in stored:
+        expected = left.worlds[w].clone()
+        for action in path:
+            expected.apply(action)
+        assert kept.history == expected.history and kept.to_json() == expected.to_json()
+    state.apply(left.path[0])  # on this seed the seat decides again, and every world still fits
+    found = left.take(state, me, state.legal_actions())
+    assert found is not None
+    node, worlds, _ = found
+    stored = _stored_states(node)
+    assert stored
+    for path, w, kept in stored:
+        expected = worlds[w].clone()
+        for action in path:
+            expected.apply(action)
+        assert kept.to_json() == expected.to_json()
+
+
 def test_ismcts_with_keep_0_searches_every_decision_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ismcts:keep=0`` keeps nothing for its next decision: every search deals its worlds and plays every
     iteration, also right after its own actions."""

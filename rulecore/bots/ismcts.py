@@ -21,14 +21,19 @@ iterations left: with ``stop=1`` no iteration could change the pick, so the pick
 search's, at a fraction of its cost; a lower ``stop`` bets that a leader that far ahead stays ahead
 (as "smart pruning" in Go programs does), and saves more.
 
+Where an iteration went through a tree action (not one it tried for the first time), the action keeps
+that world's state there (``_Stats.states``, by the world's index): a later iteration on the same world
+starts from the deepest kept state on its path instead of playing the tree's actions again, and copies it
+before playing on (kept states are never played on).  The search is the same, with fewer engine steps.
+
 A search leaves its tree and worlds to the bot's next decision (``_Kept``): when that decision comes
 right after the bot's own actions and every one of the worlds, played on by those actions, shows the
 seat exactly what the table shows it (same view, same legal actions, its turn to decide), the
 worlds are worlds of the new decision and the subtree below those actions is what a search from
 there would have built on them, so the new search starts from it: its iterations count toward
-``iterations`` and no world is dealt.  Otherwise (another seat acted, the actions showed the seat
-something the worlds disagree on, such as a card drawn, or the no-repeat memory narrowed the choice)
-it starts afresh.
+``iterations`` and no world is dealt (where the tree kept a world's state below those actions, that
+state is the world).  Otherwise (another seat acted, the actions showed the seat something the worlds
+disagree on, such as a card drawn, or the no-repeat memory narrowed the choice) it starts afresh.
 
 See Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 """
@@ -114,7 +119,7 @@ class ISMCTSBot(MemoryBot):
 class _Stats:
     """One action at one node: how often it was legal and tried, and what it was worth to its chooser."""
 
-    __slots__ = ("available", "visits", "ended", "cut", "heuristic", "who", "child")
+    __slots__ = ("available", "visits", "ended", "cut", "heuristic", "who", "child", "states")
 
     def __init__(self, who: int) -> None:
         self.available = 0  # iterations in which it was legal here
@@ -124,6 +129,9 @@ class _Stats:
         self.heuristic = 0.0  # summed raw heuristics of those
         self.who = who  # the seat choosing here
         self.child: _Node | None = None
+        # world (its index among the dealt ones) -> that world after the actions down to and with this one,
+        # kept once an iteration went through: never played on, only copied
+        self.states: dict[int, GameState] | None = None
 
 
 _Node = dict  # action -> _Stats
@@ -182,7 +190,11 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
     for i in range(done, iterations):
         if i >= len(candidates) and _settled(root, candidates, stop * (iterations - i)):
             break  # the pick is made (at stop=1: no action can overtake the most tried any more)
-        world = dealt[i % len(dealt)].clone() if dealt else state.resample(me, rng.getrandbits(63))
+        if dealt:
+            w = i % len(dealt)
+            world, own = dealt[w], False  # a kept world: copied before it is played on
+        else:
+            w, world, own = -1, state.resample(me, rng.getrandbits(63)), True
         path: list[_Stats] = []
         node = root
         ended: Sequence[float] | None = None
@@ -208,13 +220,23 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
                     j = _ucb(node, actions, places, c, scale, rng)
                 chosen = node[actions[j]]
                 path.append(chosen)
-                step(world, j)
-                if fresh:
-                    break
+                went = chosen.states.get(w) if chosen.states is not None else None
+                if went is not None and not fresh:
+                    world = went  # this world went through here before: where it stood then
+                else:
+                    if not own:
+                        world, own = world.clone(), True
+                    step(world, j)
+                    if fresh:
+                        break
+                    if w >= 0:  # kept for this world's next pass through here
+                        if chosen.states is None:
+                            chosen.states = {}
+                        chosen.states[w], own = world, False
                 if chosen.child is None:
                     chosen.child = {}
                 node = chosen.child
-            ended, cut = _playout(world, depth, width, rng, step, count, judge)
+            ended, cut = _playout(world if own else world.clone(), depth, width, rng, step, count, judge)
         except RuleError:
             ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
         if cut is not None:
@@ -282,18 +304,38 @@ class _Kept:
             return None
         shown = _shown(state, me)
         worlds = []
-        for world in self.worlds:
-            world = world.clone()
-            try:
-                for action in self.path:
-                    world.apply(action)
-            except (RulecoreError, RuleError):
-                return None
+        for w, world in enumerate(self.worlds):
+            went = _went(self.root, self.path, w)
+            if went is not None:
+                world = went  # the search kept this world's state below the path: kept as it is, never played on
+            else:
+                world = world.clone()
+                try:
+                    for action in self.path:
+                        world.apply(action)
+                except (RulecoreError, RuleError):
+                    return None
             if world.is_terminal() or world.current_player != me or list(world.legal_actions()) != actions \
                     or _shown(world, me) != shown:
                 return None
             worlds.append(world)
         return node, worlds, self.scale
+
+
+def _went(root: _Node, path: list[str], w: int) -> GameState | None:
+    """World ``w``'s state after ``path`` from the root, when the tree kept it (an iteration on that
+    world went through the whole path), else None."""
+    node: _Node | None = root
+    went = None
+    for action in path:
+        s = node.get(action) if node is not None else None
+        if s is None or s.states is None:
+            return None
+        went = s.states.get(w)
+        if went is None:
+            return None
+        node = s.child
+    return went
 
 
 def _shown(state: GameState, me: int) -> object:
