@@ -3,6 +3,9 @@
     python benchmarks/fixed_searches.py                                   # the three games, 2 players
     python benchmarks/fixed_searches.py witching-hour:2 --rounds 5
     python /other/checkout/benchmarks/fixed_searches.py witching-hour:2   # the same searches there
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$(python -c 'import sys; print(sys.executable)')" benchmarks/fixed_searches.py \
+        approaching-dawn:2 --searches 12 --searched 12 --rounds 1 --random 0      # and --searched 0
 
 For an engine change meant to keep play exact: run it on main and on the change in turn.  The states
 are taken from greedy games (game i: seed ``--seed`` + i, every seventh decision with a choice, at most
@@ -11,7 +14,10 @@ both checkouts search the very same states with the very same seeds: the digests
 the random games' results) must be equal, and then only the times may differ.  Each line gives the
 best of ``--rounds`` (the CPU time of a round spreads by 15% or more on a shared machine; the digest
 is the same every round).  Unlike ``bench_fastplay.py --ismcts-games``, no search goes on from a kept
-tree, so these are fresh searches, dearer than the average decision of a whole game.
+tree, so these are fresh searches, dearer than the average decision of a whole game.  Where the
+machine is too noisy to time a change of a few per cent, valgrind counts the instructions instead
+(about 45 times slower; the same count every run): the searches' are the "Collected" of a run with
+``--searched N`` less that of one with ``--searched 0`` (the same states built, none searched).
 """
 
 from __future__ import annotations
@@ -75,7 +81,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", default=["witching-hour:2", "approaching-dawn:2", "witty-witches:2"],
                         help="GAME:PLAYERS to search")
-    parser.add_argument("--searches", type=int, default=30, help="states searched per game")
+    parser.add_argument("--searches", type=int, default=30, help="states taken per game")
+    parser.add_argument("--searched", type=int, default=None,
+                        help="how many of them to search (default: all); with valgrind, the instructions of N "
+                             "searches are a run with N less one with 0")
     parser.add_argument("--seed", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--random", type=int, default=400, help="random 3-player Witching Hour games (0: none)")
@@ -83,10 +92,10 @@ def main() -> None:
     print(f"rulecore from {os.path.dirname(rulecore.__file__)}; best of {args.rounds} rounds (CPU s)")
     for spec in args.games:
         name, _, players = spec.partition(":")
-        states = states_of(name, int(players or 2), 3, args.seed, args.searches)
+        states = states_of(name, int(players or 2), 3, args.seed, args.searches)[:args.searched]
         runs = [searched(states) for _ in range(args.rounds)]
         best = min(t for t, _ in runs)
-        print(f"{spec:22s} {len(states)} searches {best:7.2f} s  {1000 * best / len(states):6.1f} ms a search  "
+        print(f"{spec:22s} {len(states)} searches {best:7.2f} s  {1000 * best / max(len(states), 1):6.1f} ms a search  "
               f"picks {runs[0][1]}{'' if len({d for _, d in runs}) == 1 else ' (NOT THE SAME EVERY ROUND)'}")
     if args.random:
         runs = [random_games(args.random, 3) for _ in range(args.rounds)]
