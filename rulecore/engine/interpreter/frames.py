@@ -47,7 +47,7 @@ def own_ctx(rules: Any) -> Ctx:
 
 
 def ctx_for(state: "State", env: dict) -> Ctx:
-    """The state's reusable context, reading ``env``."""
+    """The state's reusable context, reading ``env`` and bound to the state."""
     ctx = state.ctx
     ctx.state = state
     ctx.env = env
@@ -55,7 +55,8 @@ def ctx_for(state: "State", env: dict) -> Ctx:
 
 
 def ev(state: "State", node: Any, env: dict) -> Any:
-    """Evaluate an expression node in the given locals."""
+    """Evaluate an expression node in the given locals; also between runs (``scenarios.refresh_locals``),
+    so it binds the context to the state itself."""
     ctx = state.ctx
     ctx.state = state
     ctx.env = env
