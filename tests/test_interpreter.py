@@ -1400,6 +1400,42 @@ def test_ladder_score(tiny):
     assert tiny.says(s) == ["1", "6", "11", "0"]
 
 
+def test_ladder_score_keeps_its_scores_for_every_state_of_the_game(tiny):
+    """ladder_score keeps each score by the cards given, for every state of the game: a second game
+    gets the same answers in as many steps, and a pile that changed is scored anew, not from the kept."""
+    game = tiny.game("say ladder_score(deck)\nsay ladder_score(top(deck, 3))\nmove top(deck) to table\n"
+                     "say ladder_score(deck)")
+    first = game.new_game(1)
+    kept = dict(game.rules.ladder_scores.scores)
+    assert len(kept) == 3 and game.rules.ladder_scores.cards == 6 + 3 + 5
+    second = game.new_game(1)
+    assert tiny.says(second) == tiny.says(first) == ["11", "6", "8"]  # one apple fewer: 3 + 5
+    assert game.rules.ladder_scores.scores == kept and second.steps == first.steps
+
+
+def test_a_kept_ladder_score_is_never_given_for_a_truth_value_in_place_of_card_1(tiny):
+    """The cards given are checked before a kept score is looked for: ladder_score([true]) after
+    ladder_score([1]) is still the located complaint about a truth value, not card 1's score."""
+    game = tiny.game("say ladder_score([1])\nsay ladder_score([true])")
+    with pytest.raises(rulecore.RuleError, match="ladder_score\\(\\) needs cards, but item 1 is a truth value"):
+        game.new_game(1)
+    assert game.rules.ladder_scores.get((1,)) == 1
+
+
+def test_kept_ladder_scores_are_bounded_by_the_cards_they_hold(monkeypatch):
+    """KeptScores holds keys of at most KEPT_CARDS cards; full, it starts afresh; cards of more than an
+    eighth of that are not kept at all."""
+    from rulecore.lang import work
+
+    monkeypatch.setattr(work, "KEPT_CARDS", 16)
+    kept = work.KeptScores()
+    assert kept.keep((1, 2, 3), 7) == 7 and kept.get((1, 2, 3)) is None  # 3 cards > 16 // 8
+    for i in range(20):
+        kept.keep((i, i + 1), i)
+        assert kept.cards <= 16 and kept.get((i, i + 1)) == i
+    assert len(kept.scores) == 4 and kept.get((0, 1)) is None  # 8 pairs fill it: afresh at the 9th and 17th
+
+
 def test_usable_without_the_ability(tiny):
     """usable() is false for a card without the ability (see test_usable_checks_the_abilitys_when_condition)."""
     s = tiny.run('for each c in top(deck) { say usable(c, "play") }')

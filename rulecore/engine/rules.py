@@ -11,6 +11,7 @@ from ..cardset.model import Cardset
 from ..lang import nodes as n
 from ..errors import RuleError
 from ..lang.functions import Unfit, describe_value, in_words, spend
+from ..lang.work import KeptScores
 from ..lang.nodes import children, walk
 from .codegen.compiler import Compiler
 from .interpreter.driver import MACHINE
@@ -46,6 +47,7 @@ class Rules:
     def __init__(self, cardset: Cardset, players: int, options: Mapping[str, Any],
                  player_names: tuple[str, ...] | None = None, step_limit: int = 1_000_000):
         self.cardset = cardset
+        self.ladder_scores = KeptScores()  # ladder_score() of the cards given, for every state of the game
         self.player_names = player_names  # shown for the seats in labels and events; None: "Player N"
         self.players = players
         self.options = dict(options)

@@ -176,11 +176,19 @@ def _with_one(ctx: Any, groups: Any, extras: Any) -> tuple[tuple[int, ...], ...]
 
 
 def _ladder_score(ctx: Any, cards: Any) -> int:
-    """Sum, over card types, of the type's scoring ladder at the number of copies."""
+    """Sum, over card types, of the type's scoring ladder at the number of copies (kept for the game's
+    every state, see ``KeptScores``)."""
+    if type(cards) is str:
+        items = tuple(_zone_cards(ctx, cards))  # a zone holds nothing but cards
+    else:
+        items = cards_checked(ctx, "ladder_score", cards_of(ctx, cards))
+    spend(ctx, len(items))
+    kept = ctx.rules.ladder_scores
+    known = kept.get(items)
+    if known is not None:
+        return known
     counts: dict[str, int] = {}
     itype = ctx.rules.instance_type
-    items = cards_checked(ctx, "ladder_score", cards_of(ctx, cards))
-    spend(ctx, len(items))
     for card in items:
         t = itype[card]
         counts[t] = counts.get(t, 0) + 1
@@ -190,7 +198,7 @@ def _ladder_score(ctx: Any, cards: Any) -> int:
         ladder = defs[t].scoring
         if ladder:
             total += ladder[min(k, len(ladder)) - 1]
-    return total
+    return kept.keep(items, total)
 
 
 def _usable(ctx: Any, card: int, ability: str, *user: Any) -> bool:

@@ -5,7 +5,8 @@ Every call of a cardset function, every item a ``where`` or a per-item function 
 ``lowest``, ``sorted``, ...) visits, and the items a built-in walks in Python (``chain``, ``sets``,
 ``ladder_score``, ...) are steps of the run they happen in, as statements and loop rounds are
 (``Game.step_limit``, docs/untrusted.md). The generated code and the closures count the same
-steps at the same places; a built-in counts its own through ``spend``.
+steps at the same places; a built-in counts its own through ``spend``.  Work saved across the states of
+a game is bounded here too (``KeptScores``: the scores ``ladder_score`` keeps).
 """
 
 from __future__ import annotations
@@ -23,6 +24,35 @@ MAX_MARKS = 32  # marks one card or one player holds at once
 def text_bytes(text: str) -> int:
     """The size of a text in bytes (UTF-8; a lone surrogate counts as 3)."""
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+KEPT_CARDS = 200_000  # cards in the keys of a game's KeptScores at most
+
+
+class KeptScores:
+    """``ladder_score`` of the cards it was given, kept for every state of one game
+    (``Rules.ladder_scores``): the score depends only on the cards and the game's card data, and the
+    bots judge piles that did not change again and again (every copy a look-ahead makes).  A key is
+    the cards as given, once they are known to be cards.  Bounded by the cards its keys hold: full, it
+    starts afresh; cards of more than an eighth of that are not kept."""
+
+    __slots__ = ("scores", "cards")
+
+    def __init__(self) -> None:
+        self.scores: dict[tuple[int, ...], int] = {}
+        self.cards = 0
+
+    def get(self, cards: tuple[int, ...]) -> int | None:
+        return self.scores.get(cards)
+
+    def keep(self, cards: tuple[int, ...], score: int) -> int:
+        if len(cards) <= KEPT_CARDS // 8:
+            if self.cards + len(cards) > KEPT_CARDS:
+                self.scores.clear()
+                self.cards = 0
+            self.scores[cards] = score
+            self.cards += len(cards)
+        return score
 
 
 class TooMuchWork(ValueError):
