@@ -17,6 +17,7 @@ def test_arrange_works_a_pending_choose_out_anew_with_the_locals_it_reads(wh):
     # the attack's 'boosters' (Candles in hand) was worked out on the old hand
     state.arrange({"hand/0": ["cauldron", "bell"], "hand/1": ["mirror"]}, rest="discard")
     assert set(state.legal_actions()) == {"1 Cauldron", "1 Bell"}
+    assert not hasattr(state.ctx, "state")  # the locals worked out anew let go of the state, as a run does
     state.apply("1 Bell")
     assert sorted(state.rules.instance_type[c] for c in state.zones["attack"] + state.zones["hex/1"]) == ["bell"]
     assert "candle" not in [state.rules.instance_type[c] for c in state.zones["hand/0"]]

@@ -169,8 +169,13 @@ def refresh_locals(state: "State", node: Any, env: dict) -> None:
             needed |= _reads(let.value)
             redo.append(let)
     state.steps = 0  # the values worked out again get one run's step budget
-    for let in reversed(redo):
-        env[let.name] = ev(state, let.value, env)
+    ctx = state.ctx
+    ctx.state = state  # bound as a run binds it, and let go after (see frames.Ctx)
+    try:
+        for let in reversed(redo):
+            env[let.name] = ev(state, let.value, env)
+    finally:
+        del ctx.state
 
 
 def _path_to(node: Any, target: Any) -> list[tuple[n.Block, int]] | None:

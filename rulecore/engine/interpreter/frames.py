@@ -24,7 +24,8 @@ class Ctx:
     """What an expression sees: the state, the game's rules and the local variables.
 
     A state keeps one of its own (``own_ctx``), which holds the state only while its effects run
-    (``driver.run`` and ``resume`` bind it and let go after): at rest a state is in no reference cycle,
+    (``driver.run`` and ``resume`` bind it and let go after, as ``scenarios.refresh_locals`` does for the
+    expressions it works out between runs): at rest a state is in no reference cycle,
     so a copy dropped (the bots make and drop thousands a decision) is freed at once, not left to
     Python's cycle collector."""
 
@@ -47,18 +48,15 @@ def own_ctx(rules: Any) -> Ctx:
 
 
 def ctx_for(state: "State", env: dict) -> Ctx:
-    """The state's reusable context, reading ``env`` and bound to the state."""
+    """The state's reusable context, reading ``env``."""
     ctx = state.ctx
-    ctx.state = state
     ctx.env = env
     return ctx
 
 
 def ev(state: "State", node: Any, env: dict) -> Any:
-    """Evaluate an expression node in the given locals; also between runs (``scenarios.refresh_locals``),
-    so it binds the context to the state itself."""
+    """Evaluate an expression node in the given locals (while the state's context is bound, see ``Ctx``)."""
     ctx = state.ctx
-    ctx.state = state
     ctx.env = env
     fn = state.rules.compiler.cache.get(id(node))
     if fn is None:  # a part of an expression a statement reads on its own (a counter's owner)
