@@ -127,6 +127,27 @@ def test_heuristics_reads_each_seats_pile_once(wh, monkeypatch):
     assert len(calls) == 16
 
 
+def test_heuristics_works_a_heuristic_that_reads_no_seat_out_once(monkeypatch):
+    """heuristics() works out once a heuristic no seat changes (Approaching Dawn's, a cooperative game's)
+    and gives every seat that value; Witching Hour's, which reads 'you', is worked out per seat."""
+    calls = []
+    sig = FUNCTIONS["in_zones"]
+
+    def counting(ctx, *args):
+        calls.append(args)
+        return sig.impl(ctx, *args)
+
+    monkeypatch.setitem(FUNCTIONS, "in_zones", attrs.evolve(sig, impl=counting))
+    game = rulecore.Game(rulecore.load_cardset("approaching-dawn"), 3)  # its code calls the counting one
+    assert game.rules.heuristic_seatless
+    s = play(game.new_game(seed=4), 6)
+    calls.clear()
+    values = s.heuristics()
+    assert len(calls) == 2 and len(set(values)) == 1  # in_zones("locus") and in_zones("facing"), once
+    assert [s.heuristic(p) for p in range(3)] == values
+    assert not rulecore.Game(rulecore.load_cardset("witching-hour"), 3).rules.heuristic_seatless
+
+
 def test_single_option_decisions_are_not_in_history(tiny):
     """A decision with one option is made automatically and never appears in history."""
     s = tiny.run("let a = choose card from top(deck) by 0\nlet b = choose card from bottom(deck, 2) by 1")

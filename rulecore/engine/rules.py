@@ -11,6 +11,7 @@ from ..cardset.model import Cardset
 from ..lang import nodes as n
 from ..errors import RuleError
 from ..lang.functions import Unfit, describe_value, in_words, spend
+from ..lang.kinds import same_for_every_seat
 from ..lang.work import KeptScores
 from ..lang.nodes import children, walk
 from .codegen.compiler import Compiler
@@ -150,6 +151,9 @@ class Rules:
                         self.picked_by_kind[id(node)] = how_picked(node.cards)
         unique = list({id(e): e for e in expr_roots}.values())
         menus = [node for node in self.nodes if type(node) is n.Menu]
+        # a heuristic no seat changes (a cooperative game's) is worked out once for every seat (``judge``)
+        self.heuristic_seatless = cardset.heuristic is not None and same_for_every_seat(
+            cardset.heuristic, cardset.functions)
         self.generated = self.compiler.generate(unique, menus, self, f"effects of {cardset.name}")
 
     # ---- cards
@@ -202,15 +206,19 @@ class Rules:
     def judge(self, state: Any, players: Iterable[int]) -> list[float]:
         """The cardset's heuristic (0.0 without one) for each of ``players`` in ``state``, worked out
         together: a built-in that only reads zones (the scoring ladder of a seat's pile) is read once
-        for all of them, since nothing changes the state in between.  Each seat's evaluation has a
-        step budget of its own (see ``Game.step_limit``)."""
+        for all of them, since nothing changes the state in between, and a heuristic that reads no
+        seat (``heuristic_seatless``) is worked out once.  Each seat's evaluation has a step budget
+        of its own (see ``Game.step_limit``)."""
         expr = self.cardset.heuristic
         if expr is None:
             return [0.0 for _ in players]
         ctx = Ctx(state, {})
         ctx.memo = {}
-        out = []
+        out: list[float] = []
         for player in players:
+            if out and self.heuristic_seatless:
+                out.append(out[0])  # the same text and state give the same value
+                continue
             state.steps = 0
             ctx.env = {"$you": player, "$this": None}
             value = self.evaluate(expr, ctx)

@@ -8,7 +8,7 @@ the text does not show it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from . import nodes as n
 
@@ -99,3 +99,24 @@ def static_kind(expr: Any) -> str | None:
     if isinstance(expr, n.BinOp) and expr.op == "+":
         return static_kind(expr.left) or static_kind(expr.right)
     return None
+
+
+def same_for_every_seat(expr: Any, functions: Mapping[str, Any]) -> bool:
+    """Whether ``expr`` gives the same value whichever player is 'you' and draws nothing at random:
+    neither it nor a function it calls (``functions``: name -> a definition with a ``body``, followed
+    to the end) names ``you`` or ``opponents``, asks ``usable()`` (its 'when' reads 'you') or calls
+    ``random()``.  Then working it out for one seat is working it out for every seat."""
+    todo, seen = [expr], set()
+    while todo:
+        for node in n.walk(todo.pop()):
+            if isinstance(node, n.Builtin) and node.name in ("you", "opponents"):
+                return False
+            if isinstance(node, n.Call) and node.func in ("usable", "random"):
+                return False
+            if isinstance(node, n.UserCall) and node.func not in seen:
+                seen.add(node.func)
+                func = functions.get(node.func)
+                if func is None:  # not a function of this cardset: nothing is known of it
+                    return False
+                todo.append(func.body)
+    return True
