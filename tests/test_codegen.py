@@ -86,6 +86,24 @@ def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
     assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()
 
 
+def test_a_menu_reads_you_and_this_once_and_a_root_that_names_neither_reads_neither(tiny):
+    """A menu's function reads 'you' and 'this' from its locals once, not at each option or item
+    (nothing changes them during a pass), and the choice it offers is the same; a root expression
+    that names neither does not read them at all."""
+    body = ('take turns from 0 until round > 1 { choose "Pick" { option each c in deck where it.power > '
+            'count(hand of you) label "Take " + c.name + " for " + player_name(you) { say c } '
+            'option "none" { say 0 } } }')
+    game = tiny.game(body)
+    state = game.new_game(3)
+    menu = next(src for src, _ in game.rules.generated.pieces.values() if src.startswith("def m"))
+    assert menu.count('E.get("$you")') == 1 and 'you = E.get("$you")' in menu
+    assert 'E.get("$this")' not in menu  # never read here
+    assert all(label.startswith(("Take ", "none")) for label in state.legal_actions())
+    plain = tiny.game("say count(deck) + 1").new_game(0)
+    roots = [src for src, _ in plain.game.rules.generated.pieces.values() if src.startswith("def e")]
+    assert roots and not any("E.get(" in src for src in roots)
+
+
 def test_a_block_that_can_pause_runs_as_one_block_function_and_leaves_the_interpreters_frames(tiny):
     """A block with a choice in it is one generated xK function; at the question the stack holds the
     frames h_block would have left: the block at the pc past the choice, the choice on top."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...lang import nodes as n
 from .expressions import ExpressionWriter
-from .writer import Scope, effect_scope
+from .writer import Scope
 
 
 class ChoiceWriter(ExpressionWriter):
@@ -31,13 +31,14 @@ class ChoiceWriter(ExpressionWriter):
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
+        at = len(w.lines)
+        scope = self.seat_locals()
         w.line("out = {}")
         # a menu pass changes nothing, so reads without arguments are kept for the pass
         w.line("ctx.memo = {}")
         w.line("try:")
         w.indent()
         w.line("pass")
-        scope = effect_scope()
         for idx, item in enumerate(node.items):
             w.span = item.span
             if isinstance(item, n.StaticOption):
@@ -79,6 +80,7 @@ class ChoiceWriter(ExpressionWriter):
         w.line("finally:")
         w.line("    ctx.memo = None")
         w.line("return tuple(out.values())")
+        self.drop_unread_seat(at)
         w.dedent()
         return name
 

@@ -13,6 +13,7 @@ with no ``g_`` method here calls its closure (``Closures``) from the generated c
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...lang import nodes as n
@@ -21,7 +22,7 @@ from ...lang.kinds import static_kind
 from ...lang.work import PER_ITEM_CALL
 from ...lang.nodes import walk
 from .nesting import MAX_EXPRESSION, nesting
-from .writer import Lines, Scope, Writer, effect_scope, is_local
+from .writer import Lines, Scope, Writer, is_local
 
 _SIMPLE_LITERALS = (int, str, bool, type(None))
 
@@ -41,11 +42,28 @@ class ExpressionWriter(Writer):
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
-        scope = effect_scope()
-        result = self.ex(node, scope)
+        at = len(w.lines)
+        result = self.ex(node, self.seat_locals())
         w.line(f"return {result}")
+        self.drop_unread_seat(at)
         w.dedent()
         return name
+
+    def seat_locals(self) -> Scope:
+        """Write ``you = E.get("$you")`` and ``this = ...``: in a function that only works out values
+        (a root, a menu) nothing changes its locals ``E``, so they are read once, not at each use
+        (``drop_unread_seat`` takes back those the function never reads)."""
+        self.w.line('you = E.get("$you")')
+        self.w.line('this = E.get("$this")')
+        return Scope(None, "you", "this", None)
+
+    def drop_unread_seat(self, at: int) -> None:
+        """Take back the lines ``seat_locals`` wrote at line ``at`` whose name the lines after never read."""
+        w = self.w
+        after = "\n".join(w.lines[at + 2:])
+        for k, name in ((1, "this"), (0, "you")):
+            if not re.search(rf"\b{name}\b", after):
+                del w.lines[at + k], w.spans[at + k]
 
     def pure(self, fname: str, seen: frozenset[str] = frozenset()) -> bool:
         """Whether a user function only reads: no random() in it or in what it calls, and every
@@ -159,9 +177,9 @@ class ExpressionWriter(Writer):
     def g_Builtin(self, node: n.Builtin, sc: Scope) -> str:
         name = node.name
         if name == "you":
-            return self.store(sc.you) if sc.params is None else sc.you
+            return sc.you if is_local(sc.you) else self.store(sc.you)
         if name == "this":
-            return self.store(sc.this) if sc.params is None else sc.this
+            return sc.this if is_local(sc.this) else self.store(sc.this)
         if name == "it":
             if sc.it is not None:
                 return sc.it
@@ -171,7 +189,7 @@ class ExpressionWriter(Writer):
         if name == "players":
             return self.const("C", "seats", self.rules.seats)
         if name == "opponents":
-            you = self.store(sc.you) if sc.params is None else sc.you
+            you = sc.you if is_local(sc.you) else self.store(sc.you)
             opp = self.const("C", "opponents", self.rules.opponents)
             self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
             return self.store(f"{opp}[{you}]")
@@ -366,12 +384,13 @@ class ExpressionWriter(Writer):
 
     def g_UserCall(self, node: n.UserCall, sc: Scope) -> str:
         fname = self.user_function(node.func)
-        you = self.store(sc.you) if sc.params is None else sc.you
-        this = self.store(sc.this) if sc.params is None else sc.this
+        you = sc.you if is_local(sc.you) else self.store(sc.you)
+        this = sc.this if is_local(sc.this) else self.store(sc.this)
         args = [self.ex(a, sc) for a in node.args]
         params = self.compiler.functions[node.func].params
         args = args[: len(params)] + ["None"] * (len(params) - len(args))
-        self.w.line(f"_spend({self.node_const(node)}, S, 1)")  # each call is a step
+        self.w.line("S.steps += 1")  # each call is a step (``_spend`` written out: it runs in loops)
+        self.w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
         return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
 
     def g_Call(self, node: n.Call, sc: Scope) -> str:
