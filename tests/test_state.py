@@ -367,3 +367,49 @@ def test_apply_index_discarding_plays_as_apply_index_without_a_snapshot(monkeypa
     for bad in (-1, 0, True):
         with pytest.raises(IllegalActionError):
             thrown._apply_index_discarding(bad)
+
+
+@pytest.mark.parametrize("name,players", [("witching-hour", 2), ("witching-hour", 3), ("approaching-dawn", 2),
+                                          ("witty-witches", 2)])
+def test_a_look_ahead_leaves_the_next_question_unbuilt_and_reading_it_gives_what_apply_gives(name, players):
+    """After _apply_index_discarding, a question known to ask (two options seen, or 'always') waits
+    unbuilt: the seat to choose and the heuristics are as after apply_index, and reading the question
+    (a copy, legal_count, legal_actions, the saved state) builds exactly what apply_index built."""
+    import random
+
+    game = rulecore.Game(rulecore.load_cardset(name), players, record_events=False)
+    rng = random.Random(11)
+    unbuilt = 0
+    for seed in range(3):
+        s = game.new_game(seed)
+        while not s.is_terminal():
+            i = rng.randrange(s.legal_count())
+            eager, lazy = s.clone(), s.clone()
+            eager.apply_index(i)
+            lazy._apply_index_discarding(i)
+            if lazy.unbuilt is not None:
+                unbuilt += 1
+                assert lazy.current_player == eager.current_player and not lazy.is_terminal()
+                assert lazy.heuristics() == eager.heuristics() and lazy.unbuilt is not None  # judging reads no question
+                copy = lazy.clone()  # a copy is to be played on: the question is built first, once
+                assert copy.unbuilt is None is lazy.unbuilt and copy.legal_actions() == eager.legal_actions()
+            assert lazy.legal_count() == eager.legal_count() and lazy.unbuilt is None
+            assert lazy.to_json() == eager.to_json() and lazy.decision == eager.decision
+            s = eager
+    assert unbuilt > 20
+
+
+def test_an_unbuilt_menu_that_fails_when_built_raises_where_the_question_is_read(tiny):
+    """A menu left unbuilt is built with the step budget its run had: one that runs past it only after
+    the two options a look-ahead saw raises, when its question is read, the RuleError apply raises."""
+    body = ('take turns from 0 until round > 2 { choose "Pick" { option "a" { set x to 1 } option "b" { say 2 } '
+            'option each c in deck where x > 0 and count(deck where count(deck where true) > 0) > 0 { say c } } }')
+    s = rulecore.Game(tiny.cardset(body), 2, step_limit=40).new_game(1)
+    with pytest.raises(rulecore.RuleError, match="more than 40 steps") as eager:
+        s.clone().apply("a")
+    lazy = s.clone()
+    lazy._apply_index_discarding(s.legal_actions().index("a"))
+    assert lazy.unbuilt is not None and lazy.current_player == 1
+    with pytest.raises(rulecore.RuleError) as read:
+        lazy.legal_count()
+    assert str(read.value) == str(eager.value)

@@ -238,6 +238,7 @@ class Game:
         s.facedown = set()
         s.stack = [(self.cardset.program, 0, None, {"$you": None, "$this": None})]
         s.asking = None
+        s.looking_ahead = False
         s.pending_values = ()
         s.picking = ()
         s.history = []

@@ -30,6 +30,7 @@ FORMAT = "rulecore-state/1"
 
 def clone(state: "State") -> "State":
     """``State.clone``: an independent copy (cheap: card data is shared, not copied)."""
+    asking = state.asking  # a question a look-ahead left unbuilt is built first: copies are played on
     new = type(state).__new__(type(state))
     new.game = state.game
     new.rules = state.rules
@@ -62,7 +63,8 @@ def clone(state: "State") -> "State":
             copy = envs[id(env)] = env.copy()
         stack.append((node, pc, data, copy))
     new.stack = stack
-    new.asking = state.asking
+    new.asking = asking
+    new.looking_ahead = False
     new.pending_values = state.pending_values
     new.picking = state.picking
     new.history = state.history[:]
@@ -434,6 +436,7 @@ def _from_dict(s: "State", data: Any) -> "State":
         env = envs[r.number(env_id, _at(path, 3), 0, len(envs) - 1, f"an index into 'envs' (0 to {len(envs) - 1})")]
         stack.append((node, r.number(pc, _at(path, 1)), _tuples(fdata), env))
     s.stack = stack
+    s.looking_ahead = False
     d = r.field("decision")
     if d is None:
         s.asking, s.pending_values = None, ()

@@ -31,8 +31,8 @@ from .knowing import resample as _resample
 from . import eventlog, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.work import check_mark
-from .interpreter import driver
-from .interpreter.decisions import Decision, Option
+from .interpreter import choices, driver
+from .interpreter.decisions import Asking, Decision, asking_of, decision_of
 from .interpreter.frames import Ctx, actor, ev, own_ctx
 from .rules import Rules
 from .rng import Rng
@@ -65,9 +65,11 @@ class State:
     faceup: set[int]  # cards shown to everyone wherever they are
     facedown: set[int]  # cards hidden from everyone even in a zone others may see
     stack: list[tuple[Any, int, Any, dict]]  # the interpreter's frames: (node, pc, data, env)
-    # the pending decision as plain tuples: (player, prompt, actions, kind, labels); ``decision``
-    # builds the documented attrs ``Decision`` from it only when it is read
-    asking: tuple[int, str, tuple[str, ...], str, tuple[str, ...]] | None
+    # the pending decision as tuples (player, prompt, actions, kind, labels), read through ``asking``
+    _asking: Asking | None
+    # a look-ahead's question left unbuilt (only ``_asking[0]`` is known): its run's steps, else None
+    unbuilt: int | None
+    looking_ahead: bool  # in a bots' look-ahead step (``_apply_index_discarding``): questions may wait unbuilt
     steps: int  # effect steps in the current run (interpreter.driver.run), against Game.step_limit
     nested: int  # frames running inside one another's Python calls in the current run (interpreter.driver.run)
     pending_values: tuple[int, ...]  # option index -> what the running choice does with it
@@ -103,25 +105,29 @@ class State:
     @property
     def decision(self) -> Decision | None:
         """The pending choice (who chooses, the prompt, the labelled options); None when the game is over."""
-        asking = self.asking
-        if asking is None:
-            return None
-        player, prompt, actions, kind, labels = asking
-        return Decision(player, prompt, tuple(map(Option, actions, labels)), kind)
+        return decision_of(self.asking)
 
     @decision.setter
     def decision(self, value: Decision | None) -> None:
         self.picking = ()
-        if value is None:
-            self.asking = None
-        else:
-            self.asking = (value.player, value.prompt, tuple(o.action for o in value.options), value.kind,
-                           tuple(o.label for o in value.options))
+        self.asking = asking_of(value)
+
+    @property
+    def asking(self) -> Asking | None:
+        """The pending decision as tuples (``_asking``), built first if a look-ahead left it unbuilt."""
+        if self.unbuilt is not None:
+            choices.build_question(self)
+        return self._asking
+
+    @asking.setter
+    def asking(self, value: Asking | None) -> None:
+        self._asking = value
+        self.unbuilt = None
 
     @property
     def current_player(self) -> int | None:
         """The seat whose decision is pending; None when the game is over."""
-        asking = self.asking
+        asking = self._asking  # the chooser is known even while a look-ahead's menu is unbuilt
         return asking[0] if asking is not None else None
 
     def legal_actions(self) -> list[str]:
@@ -170,7 +176,8 @@ class State:
 
     def legal_count(self) -> int:
         """How many actions are legal now (0 when the game is over): ``apply_index`` takes 0 to this - 1."""
-        return 0 if self.asking is None else len(self.asking[2])
+        asking = self.asking
+        return 0 if asking is None else len(asking[2])
 
     def apply_index(self, index: int) -> None:
         """``apply(legal_actions()[index])`` without the label looked up (simulate, bots, adapters)."""
@@ -200,8 +207,12 @@ class State:
         snapshot = self.clone() if self.arranged and keep else None
         picking, self.picking = self.picking, ()
         self.history.append(action)
-        if not keep:
-            return driver.resume(self, index)
+        if not keep:  # a look-ahead: a menu it ends at may wait unbuilt (``asking`` builds it when read)
+            self.looking_ahead = True
+            try:
+                return driver.resume(self, index)
+            finally:
+                self.looking_ahead = False
         try:
             driver.resume(self, index)
         except BaseException:  # anything (a caller's timeout, KeyboardInterrupt too): the state as it was
@@ -217,23 +228,6 @@ class State:
         if not self.terminal:
             return [0.0] * self.rules.players
         return [1.0 if p in self.winners else 0.0 for p in range(self.rules.players)]
-
-    def result(self) -> dict[str, Any]:
-        """The game-level outcome: winners, totals, rounds and per-round scores."""
-        cs = self.rules.cardset
-        out: dict[str, Any] = {
-            "winners": list(self.winners) if self.terminal else [],
-            "rounds": self.round,
-            "turns": self.turns,
-            "decisions": len(self.history),
-            "terminal": self.terminal,
-        }
-        if cs.totals:
-            out["totals"] = list(self.counters[cs.totals])
-        out["card_uses"] = {t: list(v) for t, v in sorted(self.uses.items())}
-        if cs.round_scores:
-            out["round_scores"] = [list(r[cs.round_scores]) for r in self.round_log if cs.round_scores in r]
-        return out
 
     def heuristic(self, player: int) -> float:
         """The cardset's evaluation of this state for ``player`` (higher is better); 0.0 without one."""
@@ -252,6 +246,7 @@ class State:
     public_events = views.public_events
     event_cursor = views.event_cursor
     zone_visible = views.zone_visible
+    result = views.result  # the outcome: winners, totals, rounds and per-round scores
     option_refs = table.option_refs  # what each of legal_actions() refers to, as far as the chooser sees
 
     # ------------------------------------------------------------------ scenarios (scenarios.py)
@@ -299,7 +294,7 @@ class State:
     # ------------------------------------------------------------------ used by the interpreter
     def ask(self, player: int, prompt: str, labels: Sequence[str], values: tuple[int, ...], kind: str) -> None:
         labels = tuple(labels)
-        self.asking = (player, prompt, labels, kind, labels)  # an option's action is its label
+        self._asking = (player, prompt, labels, kind, labels)  # an option's action is its label
         self.picking = ()
         self.pending_values = values
 

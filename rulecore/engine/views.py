@@ -3,7 +3,8 @@
 ``view`` (everything a seat may know, as JSON-ready data) and ``public_view`` (what every seat
 may know, for spectators), ``view_key`` (a key equal exactly when that view is, built without it,
 for the bots' memory), ``events`` / ``public_events`` (the event log filtered for a seat, or for
-everyone, from a position on) with ``event_cursor``, and ``zone_visible``.  Visibility is the cardset's, per zone: ``Rules`` holds it, and
+everyone, from a position on) with ``event_cursor``, ``zone_visible``, and ``result`` (the
+outcome, which everyone may know).  Visibility is the cardset's, per zone: ``Rules`` holds it, and
 reveals, face-up and face-down cards and sealed parts change what a seat sees.  ``State`` takes
 these functions as its methods (``State.view``, ``State._view_key``, ...); nothing here changes
 the state.
@@ -227,3 +228,21 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, dict):
         return frozenset((k, _frozen(v)) for k, v in value.items())
     return value
+
+
+def result(state: "State") -> dict[str, Any]:
+    """The game-level outcome: winners, totals, rounds and per-round scores."""
+    cs = state.rules.cardset
+    out: dict[str, Any] = {
+        "winners": list(state.winners) if state.terminal else [],
+        "rounds": state.round,
+        "turns": state.turns,
+        "decisions": len(state.history),
+        "terminal": state.terminal,
+    }
+    if cs.totals:
+        out["totals"] = list(state.counters[cs.totals])
+    out["card_uses"] = {t: list(v) for t, v in sorted(state.uses.items())}
+    if cs.round_scores:
+        out["round_scores"] = [list(r[cs.round_scores]) for r in state.round_log if cs.round_scores in r]
+    return out

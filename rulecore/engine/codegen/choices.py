@@ -27,7 +27,7 @@ class ChoiceWriter(ExpressionWriter):
         name = f"m{self._roots}"
         w = self.w
         w.span = node.span
-        w.line(f"def {name}(ctx, chooser):")
+        w.line(f"def {name}(ctx, chooser, enough=0):")
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
@@ -43,17 +43,19 @@ class ChoiceWriter(ExpressionWriter):
             w.span = item.span
             if isinstance(item, n.StaticOption):
                 if item.cond is None:
-                    w.line(f"if {item.label!r} not in out: out[{item.label!r}] = ({item.label!r}, {idx}, None)")
+                    self._entry(f"{item.label!r} not in out", repr(item.label), idx, "None")
                     continue
                 cond = self.ex(item.cond, scope)
-                w.line(f"if {cond} and {item.label!r} not in out: out[{item.label!r}] = ({item.label!r}, {idx}, None)")
+                self._entry(f"{cond} and {item.label!r} not in out", repr(item.label), idx, "None")
                 continue
             if isinstance(item, n.AnswerOption):  # the chooser's cards that answer the event
                 answers = self.const("A", "answers", self.compiler.answers)
                 passed = "{" + ", ".join(f"{k!r}: E.get({k!r})" for k in item.passes) + "}"
                 label, card = self.tmp(), self.tmp()
                 w.line(f"for {label}, {card} in {answers}(S, {item.event!r}, chooser, {passed}):")
-                w.line(f"    if {label} not in out: out[{label}] = ({label}, {idx}, {card})")
+                w.indent()
+                self._entry(f"{label} not in out", label, idx, card)
+                w.dedent()
                 continue
             # a dynamic option
             source = self.ex(item.source, scope)
@@ -72,7 +74,7 @@ class ChoiceWriter(ExpressionWriter):
                 label = self.store(f"str({self.const('R', 'label_for', self.rules.label_for)}({item.kind!r}, {value}))")
             else:
                 label = self.store(f"str({self.const('R', 'label_value', self.rules.label_value)}({value}))")
-            w.line(f"if {label} not in out: out[{label}] = ({label}, {idx}, {value})")
+            self._entry(f"{label} not in out", label, idx, value)
             if item.cond is not None:
                 w.dedent()
             w.dedent()
@@ -83,6 +85,14 @@ class ChoiceWriter(ExpressionWriter):
         self.drop_unread_seat(at)
         w.dedent()
         return name
+
+    def _entry(self, test: str, label: str, idx: int, value: str) -> None:
+        """Write: if ``test``, add the entry (label, item index, value); with ``enough`` entries (a
+        look-ahead asking only whether the menu asks, see ``offer``) return None at once."""
+        w = self.w
+        w.line(f"if {test}:")
+        w.line(f"    out[{label}] = ({label}, {idx}, {value})")
+        w.line("    if len(out) == enough: return None")
 
     def chooser(self, node: Any, sc: Scope) -> str:
         """Who makes the choice ``node``: its 'by', else 'you' (as the interpreter's ``_chooser``)."""
@@ -111,6 +121,14 @@ class ChoiceWriter(ExpressionWriter):
         who = self.chooser(node, sc)
         menus = self.const("C", "menus", self.compiler.menus)
         w.line("ctx.env = E")
-        entries = self.store(f"{menus}[{id(node)}](ctx, {who})")
-        w.line(f"if not {entries}: _no_option({self.node_const(node)})")
-        w.line(f"{self.const('Q', 'offer', self.compiler.machine['offer'])}(S, {self.node_const(node)}, E, {who}, {entries})")
+        # in a look-ahead, only as far as shows that the menu asks (two options, or one where it is
+        # asked 'always'): its options are built when the question is read (``wait_unbuilt``)
+        steps, entries = self.tmp(), self.tmp()
+        w.line(f"{steps} = S.steps")
+        w.line(f"{entries} = {menus}[{id(node)}](ctx, {who}, {1 if node.always else 2} if S.looking_ahead else 0)")
+        w.line(f"if {entries} is None: "
+               f"{self.const('Q', 'wait_unbuilt', self.compiler.machine['wait_unbuilt'])}"
+               f"(S, {self.node_const(node)}, E, {who}, {steps})")
+        w.line("else:")
+        w.line(f"    if not {entries}: _no_option({self.node_const(node)})")
+        w.line(f"    {self.const('Q', 'offer', self.compiler.machine['offer'])}(S, {self.node_const(node)}, E, {who}, {entries})")

@@ -78,7 +78,7 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         if tail:
             w.line("return")
         else:
-            w.line(f"if S.asking is not None or not stack or stack[-1] is not {frame}: return")
+            w.line(f"if S._asking is not None or not stack or stack[-1] is not {frame}: return")
             w.line("ctx.env = E")
 
     def run_pausing(self, stmt: Any, sc: Scope) -> None:
@@ -103,7 +103,7 @@ class FrameWriter(StatementWriter, ChoiceWriter):
             w.line(f"stack.append({waiting})")
             self.count_frame()
             self.enter(proc.body, env)
-            w.line(f"if S.asking is None and stack and stack[-1] is {waiting}:")  # ended without 'return'
+            w.line(f"if S._asking is None and stack and stack[-1] is {waiting}:")  # ended without 'return'
             w.line(f"    E[{stmt.result!r}] = None")
             w.line("    stack.pop()")
         elif kind is n.If and len(stmt.branches) > MAX_STATEMENT:

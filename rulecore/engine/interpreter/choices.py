@@ -69,9 +69,11 @@ def choice_counts(node: n.Choose, values: tuple[Any, ...], count: Any) -> tuple[
     return (values, (), min(need, len(values)), node.mode == "upto")
 
 
-def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], env: dict) -> None:
+def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], env: dict,
+               chooser: int | None = None) -> None:
     """The choice's frame on top of the stack with its progress ``data``: ask for the next pick, take
-    the only one there is, or end the choice (its variable set, the frame popped)."""
+    the only one there is, or end the choice (its variable set, the frame popped).  ``chooser``: who
+    chooses, when it is known already (``build_question``)."""
     values, picked, need, optional = data
     if len(picked) >= need or (not values):
         env[node.var] = picked if node.mode != "one" else picked[0]
@@ -79,7 +81,14 @@ def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], e
         return
     rules = state.rules
     kind = node.kind
-    plain = list(map(rules.labeller(kind), values))
+    labeller = rules.labeller(kind)
+    if state.looking_ahead and (node.always or optional or _two_labels(labeller, values)):
+        # it asks (more than one option, or 'always'): a look-ahead builds the labels when they are read
+        state.stack[-1] = (node, pc, data, env)
+        state._asking = (_chooser(state, node, env), "", (), kind, ())
+        state.unbuilt = state.steps
+        return
+    plain = list(map(labeller, values))
     if len(set(plain)) == len(plain):
         labels = dict(zip(plain, range(len(plain))))
     else:
@@ -101,12 +110,19 @@ def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], e
     if len(labels) == 1 and not node.always:
         _pick(state, (node, pc, data, env), node, data, next(iter(labels.values())))
         return
-    chooser = _chooser(state, node, env)
+    if chooser is None:
+        chooser = _chooser(state, node, env)
     prompt = _prompt(state, node, env) or f"Choose {kind}"
     if node.mode != "one" and need > 1:
         prompt = f"{prompt} ({len(picked) + 1} of {'up to ' if optional else ''}{need})"
     state.stack[-1] = (node, pc, data, env)
     state.ask(chooser, prompt, tuple(labels), tuple(labels.values()), kind)
+
+
+def _two_labels(labeller: Any, values: tuple[Any, ...]) -> bool:
+    """Whether the values show at least two labels (then the choice asks)."""
+    first = labeller(values[0])
+    return any(labeller(v) != first for v in values[1:])
 
 
 def _pick(state: "State", frame: Frame, node: n.Choose, data: Any, index: int) -> None:
@@ -198,6 +214,37 @@ def offer(state: "State", node: n.Menu, env: dict, chooser: int, data: tuple[tup
         return
     state.stack[-1] = (node, 1, data, env)
     state.ask(chooser, _prompt(state, node, env) or "Choose", next(zip(*data)), tuple(range(len(data))), "option")
+
+
+def wait_unbuilt(state: "State", node: n.Menu, env: dict, chooser: int, steps: int) -> None:
+    """Pause a look-ahead at a menu without building its options: enough of them were seen (two, or
+    one where the menu is asked ``always``) to know it asks ``chooser``, so that is all the look-ahead
+    and a heuristic need now; ``build_question`` builds them when the question is read.  ``steps``: what
+    the run had spent before the menu, so that building it later has the budget it had here."""
+    state.stack[-1] = (node, 1, None, env)
+    state._asking = (chooser, "", (), "option", ())  # only the chooser is read before it is built
+    state.unbuilt = steps
+
+
+def build_question(state: "State") -> None:
+    """Build the options of the question a look-ahead left unbuilt (a menu, ``wait_unbuilt``, or a
+    choice, ``ask_choice``) as if the run had built them when it paused (the state has not changed
+    since: it was only read), and ask them."""
+    steps, state.unbuilt = state.unbuilt, None
+    node, pc, data, env = state.stack[-1]
+    chooser = state._asking[0]  # type: ignore[index]
+    state._asking = None
+    state.steps = steps or 0
+    ctx = state.ctx
+    ctx.state = state  # as a run binds it (see driver.run)
+    try:
+        if type(node) is n.Choose:
+            ask_choice(state, node, pc, data, env, chooser)
+        else:
+            ctx.env = env
+            offer(state, node, env, chooser, state.rules.compiler.menus[id(node)](ctx, chooser))
+    finally:
+        del ctx.state
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

@@ -39,3 +39,24 @@ class Decision:
             "kind": self.kind,
             "options": [o.label for o in self.options],
         }
+
+
+Asking = tuple[int, str, tuple[str, ...], str, tuple[str, ...]]
+"""A pending question as a state keeps it: (player, prompt, actions, kind, labels)."""
+
+
+def decision_of(asking: Asking | None) -> Decision | None:
+    """The ``Decision`` of a pending question kept as tuples (None: no question)."""
+    if asking is None:
+        return None
+    player, prompt, actions, kind, labels = asking
+    return Decision(player, prompt, tuple(map(Option, actions, labels)), kind)
+
+
+def asking_of(decision: Decision | None) -> Asking | None:
+    """A ``Decision`` as the tuples a state keeps."""
+    if decision is None:
+        return None
+    options = decision.options
+    return (decision.player, decision.prompt, tuple(o.action for o in options), decision.kind,
+            tuple(o.label for o in options))

@@ -53,7 +53,7 @@ def drive(state: "State", height: int) -> None:
     depth = game.depth_limit
     compiler = state.rules.compiler
     blocks = compiler.blocks
-    while len(stack) > height and state.asking is None:
+    while len(stack) > height and state._asking is None:  # not the property: a look-ahead's menu stays unbuilt
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
@@ -142,5 +142,6 @@ MACHINE: dict[str, Any] = {
     "choice_counts": choices.choice_counts,
     "ask_choice": choices.ask_choice,
     "offer": choices.offer,
+    "wait_unbuilt": choices.wait_unbuilt,
     "direct_depth": DIRECT_DEPTH,
 }
