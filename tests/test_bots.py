@@ -89,6 +89,28 @@ def test_greedy_takes_an_immediate_win() -> None:
         assert GreedyBot(seed).choose(state) == "take:3"
 
 
+@pytest.mark.parametrize("name,players", [("witching-hour", 3), ("approaching-dawn", 2), ("witty-witches", 2)])
+def test_greedy_looks_ahead_by_position_and_picks_as_with_apply(name, players, monkeypatch) -> None:
+    """greedy judges each action on a copy taken by position (no undo snapshot, the next question left
+    unbuilt): through whole games it picks exactly what it picks when every look-ahead uses apply."""
+    game = rulecore.Game(rulecore.load_cardset(name), players, record_events=False)
+
+    def play() -> list[str]:
+        s = game.new_game(41)
+        seats = [make_bot("greedy", 5 + p) for p in range(players)]
+        while not s.is_terminal() and len(s.history) < 150:
+            s.apply(seats[s.current_player].choose(s))
+        return s.history
+
+    by_position = play()
+    taken = []
+    real = rulecore.State._apply_index_discarding
+    monkeypatch.setattr(rulecore.State, "_apply_index_discarding", lambda s, i: taken.append(i) or real(s, i))
+    assert play() == by_position and taken  # the look-ahead did go by position
+    monkeypatch.delattr(rulecore.State, "_apply_index_discarding")
+    assert play() == by_position  # without it, greedy applies each action by its label
+
+
 def test_greedy_follows_the_heuristic() -> None:
     """Without a win in reach, GreedyBot maximises heuristic(me) (here: leave a multiple of 4)."""
     state = new_state(players=2, seed=0, heap=9, max_take=3)

@@ -4,7 +4,7 @@ apart, keeping those worlds from one decision to the next while only its own act
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
@@ -142,14 +142,15 @@ class GreedyBot(MemoryBot):
         values: list[float] = []
         children: list[list[GameState]] = []
         played: list[list[GameState]] = []  # every world the action could be carried out in
+        steps = [_stepping(world) for world in worlds]
         for action in untried:
             total = 0.0
             after: list[GameState] = []
             done: list[GameState] = []
-            for world in worlds:
+            for world, step in zip(worlds, steps):
                 child = world.clone()
                 try:
-                    child.apply(action)
+                    step(child, action)
                 except RuleError:
                     total -= TERMINAL_SCALE  # a world where the rules cannot carry it out
                     continue
@@ -168,6 +169,24 @@ class GreedyBot(MemoryBot):
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed}, samples={self.samples})"
+
+
+def _stepping(world: GameState) -> Callable[[GameState, str], object]:
+    """How to carry out an action on a copy of ``world`` that is dropped if the rules fail: by its
+    position, without the snapshot ``apply`` keeps to undo an error (a resampled world keeps one on
+    every action) and leaving the next question unbuilt until it is read, where the state can
+    (rulecore's ``State._apply_index_discarding``); else, and for an action ``world`` does not offer
+    (``apply`` says why), with ``apply``."""
+    discarding = getattr(type(world), "_apply_index_discarding", None)
+    if discarding is None:
+        return lambda child, action: child.apply(action)
+    position = {action: i for i, action in enumerate(world.legal_actions())}
+
+    def step(child: GameState, action: str) -> object:
+        i = position.get(action)
+        return child.apply(action) if i is None else discarding(child, i)
+
+    return step
 
 
 #: at most this many decisions of the other seats are played to reach the reveal of a sealed part
