@@ -22,7 +22,9 @@ checkout this script lives in.  Figures:
   every decision with a choice timed; the games' winners, and (where the bot keeps its tree between
   decisions) how many of its decisions went on from a kept tree.  Here a bot lives through a
   game, as in ``rulecore simulate``, ``compare`` and a served match; the per-state figure above uses
-  a fresh bot per decision.
+  a fresh bot per decision.  ``--ismcts-against random`` plays the other seats at random instead,
+  so that nearly all the work of a run is the ismcts seat's (to count it with valgrind, as
+  ``fixed_searches.py`` says, where the machine is too noisy to time it).
 
 Timings are informational only: the machine may be shared, so compare figures of runs made
 alternately at the same moment, and ratios rather than rates.
@@ -115,8 +117,8 @@ def ismcts_figures(decisions: int, players: int = 2, spec: str = "ismcts", cards
             "picks": picks}
 
 
-def ismcts_game_figures(games: int, players: int, spec: str, cardset: str) -> dict[str, Any]:
-    """CPU per decision of an ismcts seat through whole games against greedy seats (see the docstring)."""
+def ismcts_game_figures(games: int, players: int, spec: str, cardset: str, against: str = "greedy") -> dict[str, Any]:
+    """CPU per decision of an ismcts seat through whole games against ``against`` seats (see the docstring)."""
     from rulecore.bots import ismcts
 
     game = rulecore.Game(rulecore.load_cardset(cardset), players=players, record_events=False)
@@ -136,7 +138,7 @@ def ismcts_game_figures(games: int, players: int, spec: str, cardset: str) -> di
         for g in range(games):
             state = game.new_game(seed=700 + g)
             seat = g % players
-            bots = [make_bot(spec if p == seat else "greedy", 100 * g + p) for p in range(players)]
+            bots = [make_bot(spec if p == seat else against, 100 * g + p) for p in range(players)]
             while not state.is_terminal():
                 p = state.current_player
                 if p == seat and len(state.legal_actions()) > 1:
@@ -165,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ismcts", default="ismcts", help="the ismcts bot and its settings (default: its defaults)")
     ap.add_argument("--ismcts-game", default="witching-hour", help="the built-in game of the ismcts decisions")
     ap.add_argument("--ismcts-games", type=int, default=0, help="whole games of one ismcts seat against greedy (0: skip)")
+    ap.add_argument("--ismcts-against", default="greedy", choices=["greedy", "random"],
+                    help="the bot of the other seats in those games")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -198,10 +202,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  picks: {figures['picks']}")
         out["ismcts"] = figures
     if args.ismcts_games:
-        figures = ismcts_game_figures(args.ismcts_games, args.ismcts_players, args.ismcts, args.ismcts_game)
+        figures = ismcts_game_figures(args.ismcts_games, args.ismcts_players, args.ismcts, args.ismcts_game,
+                                      args.ismcts_against)
         went_on = "" if figures["went_on"] is None else f"; {figures['went_on']} went on from a kept tree"
         print(f"{args.ismcts} in {figures['games']} whole {args.ismcts_game} {args.ismcts_players}p games against "
-              f"greedy: {figures['cpu_s_per_decision']:.3f} CPU s per decision over {figures['decisions']} "
+              f"{args.ismcts_against}: {figures['cpu_s_per_decision']:.3f} CPU s per decision over {figures['decisions']} "
               f"decisions{went_on}; ismcts won {figures['ismcts_won']}")
         out["ismcts_games"] = figures
     out["load_after"] = os.getloadavg()
