@@ -207,7 +207,7 @@ class State:
         snapshot = self.clone() if self.arranged and keep else None
         picking, self.picking = self.picking, ()
         self.history.append(action)
-        if not keep:  # a look-ahead: a menu it ends at may wait unbuilt (``asking`` builds it when read)
+        if not keep:  # a look-ahead: the question it ends at may wait unbuilt (``asking`` builds it when read)
             self.looking_ahead = True
             try:
                 return driver.resume(self, index)

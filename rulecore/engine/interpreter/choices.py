@@ -235,6 +235,7 @@ def build_question(state: "State") -> None:
     chooser = state._asking[0]  # type: ignore[index]
     state._asking = None
     state.steps = steps or 0
+    ahead, state.looking_ahead = state.looking_ahead, False  # built in full, whoever reads it
     ctx = state.ctx
     ctx.state = state  # as a run binds it (see driver.run)
     try:
@@ -245,6 +246,7 @@ def build_question(state: "State") -> None:
             offer(state, node, env, chooser, state.rules.compiler.menus[id(node)](ctx, chooser))
     finally:
         del ctx.state
+        state.looking_ahead = ahead
 
 
 def _take_option(state: "State", frame: Frame, index: int) -> None:

@@ -53,7 +53,7 @@ def drive(state: "State", height: int) -> None:
     depth = game.depth_limit
     compiler = state.rules.compiler
     blocks = compiler.blocks
-    while len(stack) > height and state._asking is None:  # not the property: a look-ahead's menu stays unbuilt
+    while len(stack) > height and state._asking is None:  # not the property: a look-ahead's question stays unbuilt
         frame = stack[-1]
         state.steps += 1
         if state.steps > limit or len(stack) > depth:
