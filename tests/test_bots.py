@@ -111,6 +111,25 @@ def test_greedy_looks_ahead_by_position_and_picks_as_with_apply(name, players, m
     assert play() == by_position  # without it, greedy applies each action by its label
 
 
+def test_ismcts_builds_the_question_of_a_world_it_plays_on_and_leaves_a_judged_ones_unbuilt() -> None:
+    """ismcts steps a world it plays on (the tree's actions, forced and random playout moves) so that
+    its next question is built at once, and a world it only judges (a greedy playout option) so that
+    the question waits unbuilt; both give the same state."""
+    from rulecore.bots import ismcts
+
+    s = rulecore.Game(rulecore.load_cardset("approaching-dawn"), 2).new_game(3)
+    step, judged, count = ismcts._stepping(s)
+    waited = 0
+    for i in range(count(s)):
+        played, looked = s.clone(), s.clone()
+        step(played, i)
+        judged(looked, i)
+        assert played.unbuilt is None
+        waited += looked.unbuilt is not None
+        assert looked.legal_actions() == played.legal_actions() and looked.to_json() == played.to_json()
+    assert waited
+
+
 def test_greedy_follows_the_heuristic() -> None:
     """Without a win in reach, GreedyBot maximises heuristic(me) (here: leave a multiple of 4)."""
     state = new_state(players=2, seed=0, heap=9, max_take=3)

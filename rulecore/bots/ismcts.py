@@ -178,7 +178,7 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
     """``search``, started from ``kept`` (a tree and worlds of this very decision, from ``_Kept.take``)
     when given; also what it leaves for the seat's next decision (None when it dealt no worlds)."""
     keep = set(allowed) if allowed is not None else None
-    step, count = _stepping(state)
+    step, judged, count = _stepping(state)
     judge: _Judge = lambda world: every_heuristic(world, players)  # noqa: E731
     if kept is not None:
         root, dealt, scale = kept
@@ -236,7 +236,7 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
                 if chosen.child is None:
                     chosen.child = {}
                 node = chosen.child
-            ended, cut = _playout(world if own else world.clone(), depth, width, rng, step, count, judge)
+            ended, cut = _playout(world if own else world.clone(), depth, width, rng, step, judged, count, judge)
         except RuleError:
             ended = [0.0] * players  # a world the rules could not carry on: worth nothing to anyone
         if cut is not None:
@@ -365,17 +365,23 @@ _Count = Callable[[GameState], int]
 _Judge = Callable[[GameState], Sequence[float]]
 
 
-def _stepping(state: GameState) -> tuple[_Step, _Count]:
-    """How a search takes option ``i`` of a world and counts the options: by position, without labels,
-    where the state can (rulecore's ``State``: without the snapshot an ``apply`` keeps to undo a rule
-    error, since a world that fails is dropped), else through ``legal_actions()`` and ``apply``.
-    A draw among positions is the draw among the labels (``choice``/``sample`` take the length)."""
+def _stepping(state: GameState) -> tuple[_Step, _Step, _Count]:
+    """How a search takes option ``i`` of a world, for a world it plays on and for one it only judges
+    (most are dropped), and counts the options: by position, without labels, where the state can
+    (rulecore's ``State``: without the snapshot an ``apply`` keeps to undo a rule error, since a world
+    that fails is dropped; a judged one leaves its next question unbuilt until read), else through
+    ``legal_actions()`` and ``apply``.  A draw among positions is the draw among the labels
+    (``choice``/``sample`` take the length)."""
     kind = type(state)
-    step = getattr(kind, "_apply_index_discarding", None) or getattr(kind, "apply_index", None)
     count = getattr(kind, "legal_count", None)
+    discarding = getattr(kind, "_apply_index_discarding", None)
+    if discarding is not None and count is not None:
+        return (lambda world, i: discarding(world, i, False)), discarding, count
+    step = getattr(kind, "apply_index", None)
     if step is not None and count is not None:
-        return step, count
-    return (lambda world, i: world.apply(world.legal_actions()[i])), (lambda world: len(world.legal_actions()))
+        return step, step, count
+    by_label: _Step = lambda world, i: world.apply(world.legal_actions()[i])  # noqa: E731
+    return by_label, by_label, (lambda world: len(world.legal_actions()))
 
 
 def _ucb(node: _Node, actions: Sequence[str], places: Sequence[int], c: float, scale: _Scale,
@@ -393,8 +399,8 @@ def _ucb(node: _Node, actions: Sequence[str], places: Sequence[int], c: float, s
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _playout(world: GameState, depth: int, width: int, rng: random.Random, step: _Step, count: _Count,
-             judge: _Judge) -> tuple[Sequence[float] | None, list[float] | None]:
+def _playout(world: GameState, depth: int, width: int, rng: random.Random, step: _Step, judged: _Step,
+             count: _Count, judge: _Judge) -> tuple[Sequence[float] | None, list[float] | None]:
     """Play for at most ``depth`` decisions: (returns, None) when the game ended, else (None,
     every seat's lead, see ``_margins``).  Each decision takes, among ``width`` of its actions drawn
     at random (all when there are no more), the one best for its chooser one action ahead (a won
@@ -412,7 +418,7 @@ def _playout(world: GameState, depth: int, width: int, rng: random.Random, step:
             step(world, rng.choice(range(n)))  # the draw ``choice(actions)`` makes
         else:
             world, leads = _greedy_step(world, range(n) if n <= width else rng.sample(range(n), width), rng,
-                                        step, judge)
+                                        judged, judge)
     if world.is_terminal():
         return [float(v) for v in world.returns()], None
     if leads is None:

@@ -190,15 +190,17 @@ class State:
                                      f"must choose an index from 0 to {len(actions) - 1}")
         self._take(index, actions[index])
 
-    def _apply_index_discarding(self, index: int) -> None:
+    def _apply_index_discarding(self, index: int, unbuilt: bool = True) -> None:
         """``apply_index`` on a copy thrown away when the rules fail (the bots' look-ahead): no snapshot
-        is kept to restore, so after an error this state is in pieces and must not be used again."""
+        is kept to restore, so after an error this state is in pieces and must not be used again.
+        ``unbuilt``: the question it stops at may wait unbuilt until read (for a position that is
+        likely judged and dropped); False builds it at once (one that is played on)."""
         asking = self.asking
         if asking is None or type(index) is not int or not 0 <= index < len(asking[2]):
             return self.apply_index(index)  # the error it gives
-        self._take(index, asking[2][index], False)
+        self._take(index, asking[2][index], False, unbuilt)
 
-    def _take(self, index: int, action: str, keep: bool = True) -> None:
+    def _take(self, index: int, action: str, keep: bool = True, unbuilt: bool = False) -> None:
         """Option ``index`` of the pending decision, whose action is ``action``: recorded and carried out."""
         limit = self.game.action_limit
         if len(self.history) >= limit:
@@ -208,7 +210,7 @@ class State:
         picking, self.picking = self.picking, ()
         self.history.append(action)
         if not keep:  # a look-ahead: the question it ends at may wait unbuilt (``asking`` builds it when read)
-            self.looking_ahead = True
+            self.looking_ahead = unbuilt
             try:
                 return driver.resume(self, index)
             finally:
