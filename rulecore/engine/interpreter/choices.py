@@ -84,9 +84,7 @@ def ask_choice(state: "State", node: n.Choose, pc: int, data: tuple[Any, ...], e
     labeller = rules.labeller(kind)
     if state.looking_ahead and (node.always or optional or _two_labels(labeller, values)):
         # it asks (more than one option, or 'always'): a look-ahead builds the labels when they are read
-        state.stack[-1] = (node, pc, data, env)
-        state._asking = (_chooser(state, node, env), "", (), kind, ())
-        state.unbuilt = state.steps
+        _leave_unbuilt(state, (node, pc, data, env), _chooser(state, node, env), state.steps)
         return
     plain = list(map(labeller, values))
     if len(set(plain)) == len(plain):
@@ -221,8 +219,14 @@ def wait_unbuilt(state: "State", node: n.Menu, env: dict, chooser: int, steps: i
     one where the menu is asked ``always``) to know it asks ``chooser``, so that is all the look-ahead
     and a heuristic need now; ``build_question`` builds them when the question is read.  ``steps``: what
     the run had spent before the menu, so that building it later has the budget it had here."""
-    state.stack[-1] = (node, 1, None, env)
-    state._asking = (chooser, "", (), "option", ())  # only the chooser is read before it is built
+    _leave_unbuilt(state, (node, 1, None, env), chooser, steps)
+
+
+def _leave_unbuilt(state: "State", frame: Frame, chooser: int, steps: int) -> None:
+    """Pause at the question of ``frame`` (on top of the stack) for ``chooser``, its options not built
+    (``build_question`` builds them); only the chooser is read before that."""
+    state.stack[-1] = frame
+    state._asking = (chooser, "", (), "", ())
     state.unbuilt = steps
 
 
