@@ -4,6 +4,8 @@ package may import."""
 
 from __future__ import annotations
 
+import re
+
 import grimp
 import pytest
 
@@ -189,3 +191,34 @@ def test_procedure_results_agree_between_block_functions_and_the_interpreter(tin
     assert expected[0] == ["2", "6", "30", "6", "none", "6"]
     monkeypatch.setattr(CodeGen, "run_pausing", lambda self, stmt, sc: self.drive(stmt))
     assert play() == expected
+
+
+def test_a_variable_is_read_once_until_a_statement_sets_it(tiny):
+    """Generated statements read a variable once and again only after something may have set it: a
+    'let' (in a loop's earlier turn too), a branch, a statement handled by the interpreter."""
+    body = ("let q = 1\nsay q + q\nrepeat 3 {\n  say q\n  let q = q * 2\n}\nsay q\n"
+            "for each c in top(deck, 2) {\n  let q = q + 1\n}\nsay q\nif q > 0 {\n  let q = 100\n}\nsay q\n"
+            "let i = 0\nwhile i < 2 {\n  say i + q\n  let i = i + 1\n}\nsay q + i")
+    state = tiny.run(body)
+    assert tiny.says(state) == ["2", "1", "2", "4", "8", "10", "100", "100", "101", "102"]
+    reads = state.game.rules.generated.source.count("E.get('q', _MISSING)")
+    assert 0 < reads < len(re.findall(r"\bq\b", body)) - body.count("let q")
+
+
+def test_a_check_made_inside_a_branch_does_not_vouch_for_the_lines_after_it(tiny):
+    """'hand of v' checked under an 'if' that did not run still fails after it: what a check makes
+    sure of holds only for the lines after it in its own block."""
+    body = 'let v = "text"\nif round < 0 {\n  say count(hand of v)\n}\nsay count(hand of v)'
+    with pytest.raises(rulecore.RuleError) as info:
+        tiny.run(body)
+    line, col = tiny.line_of(tiny.text(body), "hand of v", 1)
+    assert str(info.value).startswith(f"inline.yaml:{line}:")
+
+
+def test_numbers_the_writer_is_sure_of_are_added_and_compared_without_type_tests(tiny):
+    """count() and counters are whole numbers, comparisons truth values: a root of them has no type
+    test and no fallback, and gives what the interpreter gives."""
+    state = tiny.run("say count(deck) * 2 + 1 > count(hand of 0) - 1 and not count(deck) < 0")
+    assert tiny.says(state) == ["true"]
+    roots = [src for src, _ in state.game.rules.generated.pieces.values() if src.startswith("def e")]
+    assert roots and not any("type(" in src or "_binop_slow" in src or "bool(" in src for src in roots)

@@ -31,6 +31,7 @@ class ChoiceWriter(ExpressionWriter):
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
+        limit = self.read_limit()
         at = len(w.lines)
         scope = self.seat_locals()
         w.line("out = {}")
@@ -39,6 +40,7 @@ class ChoiceWriter(ExpressionWriter):
         w.line("try:")
         w.indent()
         w.line("pass")
+        w.once = {}  # nothing changes the locals ``E`` of a menu pass: each variable is read once
         for idx, item in enumerate(node.items):
             w.span = item.span
             if isinstance(item, n.StaticOption):
@@ -61,6 +63,8 @@ class ChoiceWriter(ExpressionWriter):
             source = self.ex(item.source, scope)
             items = self._items(source, copy=False)  # conditions and labels never change zones
             value = self.tmp()
+            if self.holds_cards(source):
+                self.known(value, "int")
             inner = scope.with_name(item.var, value)
             w.line(f"for {value} in {items}:")
             w.indent()
@@ -69,7 +73,8 @@ class ChoiceWriter(ExpressionWriter):
                 w.line(f"if {cond}:")
                 w.indent()
             if item.label is not None:
-                label = self.store(f"str({self.ex(item.label, inner)})")
+                text = self.ex(item.label, inner)
+                label = text if self.kind(text) == "str" and text.isidentifier() else self.store(f"str({text})")
             elif item.kind is not None:
                 label = self.store(f"str({self.const('R', 'label_for', self.rules.label_for)}({item.kind!r}, {value}))")
             else:
@@ -78,11 +83,13 @@ class ChoiceWriter(ExpressionWriter):
             if item.cond is not None:
                 w.dedent()
             w.dedent()
+        w.once = None
         w.dedent()
         w.line("finally:")
         w.line("    ctx.memo = None")
         w.line("return tuple(out.values())")
         self.drop_unread_seat(at)
+        self.drop_unread_limit(limit)
         w.dedent()
         return name
 
@@ -97,8 +104,7 @@ class ChoiceWriter(ExpressionWriter):
     def chooser(self, node: Any, sc: Scope) -> str:
         """Who makes the choice ``node``: its 'by', else 'you' (as the interpreter's ``_chooser``)."""
         who = self.ex(node.chooser, sc) if node.chooser is not None else self.store(sc.you)
-        self.need(f"type({who}) is not int or not 0 <= {who} < {self.rules.players}", node,
-                  "a choice needs a player to make it", who)
+        self.need_int(who, node, "a choice needs a player to make it", f"0 <= {who} < {self.rules.players}")
         return who
 
     def choose(self, node: n.Choose, sc: Scope) -> None:

@@ -42,10 +42,14 @@ class ExpressionWriter(Writer):
         w.indent()
         w.line("S = ctx.state")
         w.line("E = ctx.env")
+        limit = self.read_limit()
         at = len(w.lines)
+        w.once = {}  # nothing changes the locals ``E`` of a root: each variable is read once (``g_Var``)
         result = self.ex(node, self.seat_locals())
         w.line(f"return {result}")
+        w.once = None
         self.drop_unread_seat(at)
+        self.drop_unread_limit(limit)
         w.dedent()
         return name
 
@@ -106,10 +110,12 @@ class ExpressionWriter(Writer):
             w.line(f"    known = memo.get(({name!r}, you, this), _MISSING)")
             w.line("    if known is not _MISSING: return known")
         w.line("S = ctx.state")
+        limit = self.read_limit()
         result = self.ex(func.body, Scope(None, "you", "this", params))
         if memo:
             w.line(f"if memo is not None: memo[({name!r}, you, this)] = {result}")
         w.line(f"return {result}")
+        self.drop_unread_limit(limit)
         w.dedent()
         inner, self.w = self.w, outer
         self.pending.append(inner)
@@ -169,9 +175,14 @@ class ExpressionWriter(Writer):
             if local is not None:
                 return local
             return self.store(f"_no_value({self.node_const(node)}, {node.name!r})")
+        once = self.w.once
+        if once is not None and node.name in once:  # read before, in this block or one it lies in
+            return once[node.name][0]
         t = self.tmp()
         self.w.line(f"{t} = E.get({node.name!r}, _MISSING)")
         self.w.line(f"if {t} is _MISSING: _no_value({self.node_const(node)}, {node.name!r})")
+        if once is not None:
+            once[node.name] = (t, self.w.level)
         return t
 
     def g_Builtin(self, node: n.Builtin, sc: Scope) -> str:
@@ -191,7 +202,8 @@ class ExpressionWriter(Writer):
         if name == "opponents":
             you = sc.you if is_local(sc.you) else self.store(sc.you)
             opp = self.const("C", "opponents", self.rules.opponents)
-            self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
+            if self.kind(you) != "int":
+                self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
             return self.store(f"{opp}[{you}]")
         if name == "round":
             return self.store("S.round")
@@ -216,32 +228,39 @@ class ExpressionWriter(Writer):
         base = self.rules.zone_base[node.zone]
         k = self.const("K", node.zone, keys)
         idx = who if base == 0 else f"{who} - {base}"
-        self.w.line(f"if type({who}) is not int or not 0 <= {idx} < {len(keys)}: "
-                    f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
+        bounds = f"0 <= {idx} < {len(keys)}"
+        facts = self.w.facts
+        if bounds not in facts:  # not checked before, in this block or one it lies in
+            sure = self.kind(who) == "int"
+            self.w.line(f"if {'' if sure else f'type({who}) is not int or '}not {bounds}: "
+                        f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
+            if is_local(who):
+                facts[who] = ("int", self.w.level)
+                facts[bounds] = ("bounds", self.w.level)
         t = self.store(f"{k}[{idx}]")
         self.shapes[t] = "zone"
         return t
 
     def g_CounterRef(self, node: n.CounterRef, sc: Scope) -> str:
         name = node.counter
-        if node.owner is None:
-            return self.store(f"S.counters[{name!r}][0]")
+        if node.owner is None:  # a counter holds whole numbers (``State.change_counter``)
+            return self.known(self.store(f"S.counters[{name!r}][0]"), "int")
         who = self.ex(node.owner, sc)
         t = self.store(f"S.counters[{name!r}]")
-        self.need(f"type({who}) is not int or not 0 <= {who} < len({t})", node, f"'{name} of ...' needs a player", who)
-        return self.store(f"{t}[{who}]")
+        self.need_int(who, node, f"'{name} of ...' needs a player", f"0 <= {who} < len({t})")
+        return self.known(self.store(f"{t}[{who}]"), "int")
 
     def g_Attr(self, node: n.Attr, sc: Scope) -> str:
         card = self.ex(node.obj, sc)
         name = node.name
         nc = self.node_const(node)
         if name == "face_up":
-            self.need(f"type({card}) is not int", node, "'.face_up' needs a card", card)
-            return self.store(f"{card} in S.faceup")
+            self.need_int(card, node, "'.face_up' needs a card")
+            return self.known(self.store(f"{card} in S.faceup"), "bool")
         if name == "marks":
-            self.need(f"type({card}) is not int", node, "'.marks' needs a card", card)
+            self.need_int(card, node, "'.marks' needs a card")
             return self.store(f"S.marks.get({card}, ())")
-        self.need(f"type({card}) is not int", node, f"'.{name}' needs a card", card)
+        self.need_int(card, node, f"'.{name}' needs a card")
         table = self.rules.prop_tables.get(name)
         if table is None:
             it = self.const("C", "instance_type", self.rules.instance_type)
@@ -250,6 +269,9 @@ class ExpressionWriter(Writer):
         value = self.store(f"{self.const('P', name, table)}[{card}]")
         if all(type(v) is tuple for v in table):
             self.shapes[value] = "tuple"
+        for kind, of in (("int", int), ("str", str), ("bool", bool)):
+            if all(type(v) is of for v in table):
+                self.known(value, kind)
         return value
 
     def is_zone(self, value: str) -> bool:
@@ -261,7 +283,7 @@ class ExpressionWriter(Writer):
     def _items(self, value: str, copy: bool) -> str:
         """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
         shape = self.shapes.get(value)
-        if shape == "tuple":
+        if shape == "tuple" or shape == "cards":
             return value
         if shape == "zone":
             return self.store(f"tuple(S.zones[{value}])" if copy else f"S.zones[{value}]")
@@ -282,16 +304,27 @@ class ExpressionWriter(Writer):
         items = self._items(source, copy=False)  # conditions never change zones
         out = self.tmp()
         it = self.tmp()
+        cards = self.holds_cards(source)
+        if cards:
+            self.known(it, "int")
         w = self.w
         w.line(f"{out} = []")
         w.line(f"S.steps += len({items})")  # each item visited is a step (see lang.work)
-        w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
+        self.check_steps(node)
         w.line(f"for {it} in {items}:")
         w.indent()
         cond = self.ex(node.cond, sc.with_it(it))
         w.line(f"if {cond}: {out}.append({it})")
         w.dedent()
-        return self.tuple(f"tuple({out})")
+        t = self.tuple(f"tuple({out})")
+        if cards:
+            self.shapes[t] = "cards"
+        return t
+
+    def holds_cards(self, value: str) -> bool:
+        """Whether generated text is sure to be cards: a zone (its cards), or what a ``where`` kept of
+        cards; a card is a whole number."""
+        return self.is_zone(value) or self.shapes.get(value) == "cards"
 
 
     def g_BinOp(self, node: n.BinOp, sc: Scope) -> str:
@@ -302,11 +335,25 @@ class ExpressionWriter(Writer):
         nc = self.node_const(node)
         op = node.op
         pyop = "//" if op == "/" else op
+        if self.kind(a) == "int" and self.kind(b) == "int":  # two whole numbers: the first branch below
+            if op in "/%":
+                w.line(f"if {b} == 0: _div_zero({nc})")
+            w.line(f"{t} = {a} {pyop} {b}")
+            if op == "*":
+                w.line(f"if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+            return self.known(t, "int")
         kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
                 for x in (node.left, node.right)]
         if op == "+" and any(text):  # a text that is no zone's key, and something: the first branches below
             other = b if text[0] else a
+            if self.kind(other) in ("str", "int"):  # known: the one branch below that it takes
+                if self.kind(other) == "str":
+                    w.line(f"{t} = {a} + {b}")
+                    w.line(f"if len({t}) > _MAX_TEXT: _too_long({nc})")
+                else:
+                    w.line(f"{t} = {a} + str({b})" if text[0] else f"{t} = str({a}) + {b}")
+                return self.known(t, "str")
             w.line(f"if type({other}) is str:")
             w.line(f"    {t} = {a} + {b}")
             w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
@@ -315,21 +362,34 @@ class ExpressionWriter(Writer):
             w.line("else:")
             w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
             return t
-        w.line(f"if type({a}) is int and type({b}) is int:")
-        if op in "/%":
-            w.line(f"    if {b} == 0: _div_zero({nc})")
-        w.line(f"    {t} = {a} {pyop} {b}")
+        ka, kb = self.kind(a), self.kind(b)
+
+        def test(x: str, kx: str | None, want: str) -> str | None:
+            # the test that x is a ``want``: "" when the writer knows it is, None when it knows it is not
+            return f"type({x}) is {want}" if kx is None else "" if kx == want else None
+
+        number = [f"    if {b} == 0: _div_zero({nc})"] if op in "/%" else []
+        number.append(f"    {t} = {a} {pyop} {b}")
         if op == "*":  # repeated products grow without bound: numbers are capped
-            w.line(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+            number.append(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+        branches = [([test(a, ka, "int"), test(b, kb, "int")], number)]
         if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
-            w.line(f"elif type({a}) is str and type({b}) is str and not ({a} in S.zones and {b} in S.zones):")
-            w.line(f"    {t} = {a} + {b}")
-            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
+            branches.append(([test(a, ka, "str"), test(b, kb, "str"), f"not ({a} in S.zones and {b} in S.zones)"],
+                             [f"    {t} = {a} + {b}", f"    if len({t}) > _MAX_TEXT: _too_long({nc})"]))
             # a text and a number: the number as text (a zone's key and a number: _binop_slow says no)
-            w.line(f"elif type({a}) is str and type({b}) is int and {a} not in S.zones:")
-            w.line(f"    {t} = {a} + str({b})")
-            w.line(f"elif type({a}) is int and type({b}) is str and {b} not in S.zones:")
-            w.line(f"    {t} = str({a}) + {b}")
+            branches.append(([test(a, ka, "str"), test(b, kb, "int"), f"{a} not in S.zones"], [f"    {t} = {a} + str({b})"]))
+            branches.append(([test(a, ka, "int"), test(b, kb, "str"), f"{b} not in S.zones"], [f"    {t} = str({a}) + {b}"]))
+        word = "if"
+        for tests, lines in branches:
+            if None in tests:
+                continue  # the writer knows a value is not of this branch's type
+            w.line(f"{word} {' and '.join(x for x in tests if x) or 'True'}:")
+            for line in lines:
+                w.line(line)
+            word = "elif"
+        if word == "if":  # no branch can be taken
+            w.line(f"{t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
+            return t
         w.line("else:")
         w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
         return t
@@ -338,8 +398,10 @@ class ExpressionWriter(Writer):
         a = self.ex(node.left, sc)
         b = self.ex(node.right, sc)
         if node.op in ("==", "!="):
-            return self.store(f"{a} {node.op} {b}")
-        t = self.tmp()
+            return self.known(self.store(f"{a} {node.op} {b}"), "bool")
+        if self.kind(a) == "int" and self.kind(b) == "int":  # two whole numbers always compare
+            return self.known(self.store(f"{a} {node.op} {b}"), "bool")
+        t = self.known(self.tmp(), "bool")
         w = self.w
         w.line("try:")
         w.line(f"    {t} = bool({a} {node.op} {b})")
@@ -351,15 +413,15 @@ class ExpressionWriter(Writer):
         item = self.ex(node.item, sc)
         coll = self.ex(node.collection, sc)
         items = self._items(coll, copy=False)
-        return self.store(f"{item} {'not in' if node.negate else 'in'} {items}")
+        return self.known(self.store(f"{item} {'not in' if node.negate else 'in'} {items}"), "bool")
 
     def _short(self, node: Any, sc: Scope, on: str) -> str:
         a = self.ex(node.left, sc)
-        t = self.store(f"bool({a})")
+        t = self.known(self.store(a if self.kind(a) == "bool" else f"bool({a})"), "bool")
         self.w.line(f"if {on}{t}:")
         self.w.indent()
         b = self.ex(node.right, sc)
-        self.w.line(f"{t} = bool({b})")
+        self.w.line(f"{t} = {b if self.kind(b) == 'bool' else f'bool({b})'}")
         self.w.dedent()
         return t
 
@@ -370,17 +432,17 @@ class ExpressionWriter(Writer):
         return self._short(node, sc, "not ")
 
     def g_Not(self, node: n.Not, sc: Scope) -> str:
-        return self.store(f"not {self.ex(node.operand, sc)}")
+        return self.known(self.store(f"not {self.ex(node.operand, sc)}"), "bool")
 
     def g_Neg(self, node: n.Neg, sc: Scope) -> str:
         v = self.ex(node.operand, sc)
-        self.need(f"type({v}) is not int", node, "'-' needs a number", v)
-        return self.store(f"-{v}")
+        self.need_int(v, node, "'-' needs a number")
+        return self.known(self.store(f"-{v}"), "int")
 
     def g_Seat(self, node: n.Seat, sc: Scope) -> str:
         p = self.ex(node.player, sc)
-        self.need(f"type({p}) is not int", node, "'left of'/'right of' needs a player", p)
-        return self.store(f"({p} + {node.step}) % {self.rules.players}")
+        self.need_int(p, node, "'left of'/'right of' needs a player")
+        return self.known(self.store(f"({p} + {node.step}) % {self.rules.players}"), "int")
 
     def g_UserCall(self, node: n.UserCall, sc: Scope) -> str:
         fname = self.user_function(node.func)
@@ -390,7 +452,7 @@ class ExpressionWriter(Writer):
         params = self.compiler.functions[node.func].params
         args = args[: len(params)] + ["None"] * (len(params) - len(args))
         self.w.line("S.steps += 1")  # each call is a step (``_spend`` written out: it runs in loops)
-        self.w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
+        self.check_steps(node)
         return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
 
     def g_Call(self, node: n.Call, sc: Scope) -> str:
@@ -419,10 +481,10 @@ class ExpressionWriter(Writer):
             return t
         args = [self.ex(a, sc) for a in node.args]
         if node.func == "count" and len(args) == 1 and self.is_zone(args[0]):
-            return self.store(f"len(S.zones[{args[0]}])")
+            return self.known(self.store(f"len(S.zones[{args[0]}])"), "int")
         if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
             a = args[0]
-            return self.store(f"len({a})" if self.shapes[a] == "tuple" else f"len(S.zones[{a}])")
+            return self.known(self.store(f"len({a})" if self.shapes[a] != "zone" else f"len(S.zones[{a}])"), "int")
         if node.func == "count" and len(args) == 1 and is_local(args[0]):
             a = args[0]
             t = self.tmp()
@@ -430,7 +492,7 @@ class ExpressionWriter(Writer):
             w.line(f"elif {a} is None: {t} = 0")
             w.line(f"elif isinstance({a}, (tuple, list)): {t} = len({a})")
             w.line(f"else: {t} = 1")
-            return t
+            return self.known(t, "int")
         if node.func == "shared_props" and len(args) >= 3 and all(
             type(a) is n.Literal and a.value in self.rules.prop_tables for a in node.args[2:]
         ):

@@ -40,6 +40,7 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         w.line(f"def {name}(state, E, pc):")
         w.indent()
         w.line("S = state")
+        limit = self.read_limit()
         w.line("ctx = S.ctx")
         w.line("ctx.env = E")
         w.line("stack = S.stack")
@@ -56,12 +57,15 @@ class FrameWriter(StatementWriter, ChoiceWriter):
                 self.pausing(body[k], bnode, k, k + 1 == len(body), scope)
                 k += 1
             else:
+                w.once = {}  # statements that never pause: a variable is read once until one sets it
                 while k < len(body) and not pauses(body[k]):
                     self.stmt(body[k], scope)
                     k += 1
+                w.once = None
             w.dedent()
         w.span = block.span
         w.line("stack.pop()")
+        self.drop_unread_limit(limit)
         w.dedent()
         return name
 
@@ -165,8 +169,8 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         """Write: one more frame handled in this run, against the step and depth limits (as ``run``)."""
         w = self.w
         w.line("S.steps += 1")
-        w.line("if S.steps > S.game.step_limit or len(stack) > S.game.depth_limit: "
-               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, stack[-1], S.steps > S.game.step_limit)")
+        w.line("if S.steps > SL or len(stack) > S.game.depth_limit: "
+               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, stack[-1], S.steps > SL)")
 
     def block_ref(self, block: Any) -> str:
         """The module name of ``block``'s block function: a stand-in until it is first called, which

@@ -17,6 +17,12 @@ from .expressions import ExpressionWriter
 from .writer import Lines, Scope, effect_scope
 
 
+# statements whose interpreter handler sets no variable of the effect's locals (``sort`` sets ``$it``
+# while it runs, and ``it`` is never read once)
+_SET_NO_VARIABLE = frozenset({n.SetVar, n.CounterOp, n.Move, n.Shuffle, n.Sort, n.Rotate, n.Flip, n.Fail, n.Mark,
+                              n.Reveal, n.Hide, n.Look, n.ExtraTurn, n.Say})
+
+
 class StatementWriter(ExpressionWriter):
     """Writes statements that never pause."""
 
@@ -33,7 +39,18 @@ class StatementWriter(ExpressionWriter):
         else:  # a statement of the language this writer does not know: its interpreter handler
             handler = self.const("H", type(stmt).__name__, self.simple[type(stmt)])
             w.line(f"{handler}(state, {self.node_const(stmt)}, E)")
+            if type(stmt) not in _SET_NO_VARIABLE:
+                self.forget()  # it may set any variable
         w.span = saved
+
+    def forget(self, name: str | None = None) -> None:
+        """A statement just written sets variable ``name`` (None: it may set any): read it again after."""
+        once = self.w.once
+        if once is not None:
+            if name is None:
+                once.clear()
+            else:
+                once.pop(name, None)
 
     def body(self, block: Any, sc: Scope) -> None:
         """The statements of a block, indented under the line written before (never empty)."""
@@ -68,6 +85,7 @@ class StatementWriter(ExpressionWriter):
         items = self._items(self.ex(node.items, sc), copy=True)  # the body may move the cards
         item = self.tmp()
         self.count_steps(f"len({items})", node)
+        self.forget()  # a turn of the loop may set a variable read at the start of the next one
         self.w.line(f"for {item} in {items}:")
         self.w.indent()
         self.w.line(f"E[{node.var!r}] = {item}")
@@ -77,12 +95,13 @@ class StatementWriter(ExpressionWriter):
     def count_steps(self, turns: str, node: Any) -> None:
         """A loop is about to turn ``turns`` more times: count them against the run's step limit."""
         self.w.line(f"S.steps += {turns}")
-        self.w.line(f"if S.steps > S.game.step_limit: _too_many_steps({self.node_const(node)}, S)")
+        self.check_steps(node)
 
     def s_Repeat(self, node: n.Repeat, sc: Scope) -> None:
         times = self.ex(node.count, sc)
-        self.need(f"type({times}) is not int", node, "'repeat' needs a number", times)
+        self.need_int(times, node, "'repeat' needs a number")
         self.count_steps(f"max({times}, 0)", node)
+        self.forget()  # a turn of the loop may set a variable read at the start of the next one
         self.w.line(f"for _ in range({times}):")
         self.body(node.body, sc)
 
@@ -90,6 +109,7 @@ class StatementWriter(ExpressionWriter):
         w = self.w
         k = self.tmp()
         w.line(f"{k} = 0")
+        self.forget()  # a turn of the loop may set a variable read at the start of the next one
         w.line("while True:")
         w.indent()
         c = self.ex(node.cond, sc)
@@ -113,6 +133,7 @@ class StatementWriter(ExpressionWriter):
         w.line("ctx.env = E")
         if node.result is not None:  # a body that never pauses has no 'return' (it pauses): none
             w.line(f"E[{node.result!r}] = None")
+            self.forget(node.result)
 
     def block_function(self, block: Any) -> str:
         """The name of a generated run function for a whole block that never pauses (written once)."""
@@ -129,8 +150,11 @@ class StatementWriter(ExpressionWriter):
         w.line("ctx = state.ctx")
         w.line("ctx.env = E")
         w.line("S = state")
+        limit = self.read_limit()
         w.dedent()
+        w.once = {}  # a variable is read once until a statement sets it (``forget``)
         self.body(block, effect_scope())
+        self.drop_unread_limit(limit)
         inner, self.w = self.w, outer
         self.pending.append(inner)
         return name
@@ -138,6 +162,7 @@ class StatementWriter(ExpressionWriter):
     def s_Let(self, node: n.Let, sc: Scope) -> None:
         value = self.ex(node.value, sc)
         self.w.line(f"E[{node.name!r}] = {value}")
+        self.forget(node.name)
 
     def s_SetVar(self, node: n.SetVar, sc: Scope) -> None:
         value = self.ex(node.value, sc)
@@ -147,13 +172,13 @@ class StatementWriter(ExpressionWriter):
         w = self.w
         nc = self.node_const(node)
         value = self.ex(node.value, sc)
-        self.need(f"type({value}) is not int", node, f"'{node.op}' needs a number", value)
+        self.need_int(value, node, f"'{node.op}' needs a number")
         target = node.target
         idx = "0"
         if target.owner is not None:
             w.span = getattr(target.owner, "span", w.span)
             idx = self.ex(target.owner, sc)
-            self.need(f"type({idx}) is not int or not 0 <= {idx} < {self.rules.players}", node, f"'{target.counter} of ...' needs a player", idx)
+            self.need_int(idx, node, f"'{target.counter} of ...' needs a player", f"0 <= {idx} < {self.rules.players}")
             w.span = node.span
         w.line(f"S.change_counter({target.counter!r}, {idx}, {node.op!r}, {value})")
 
@@ -163,8 +188,7 @@ class StatementWriter(ExpressionWriter):
         mark = self.ex(node.mark, sc)
         self.need(f"type({mark}) is not str", node, "a mark is a text", mark)
         if node.target_kind == "player":
-            self.need(f"type({target}) is not int or not 0 <= {target} < {self.rules.players}", node,
-                      "'mark player' needs a player", target)
+            self.need_int(target, node, "'mark player' needs a player", f"0 <= {target} < {self.rules.players}")
             w.line(f"S.mark_player({target}, {mark}, {node.remove!r})")
             return
         cards = self.cards(target, node, "'mark card' ")

@@ -9,6 +9,7 @@ The parts build on it in one line: ``ExpressionWriter`` (expressions), then ``St
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from .runtime import RUNTIME
@@ -18,13 +19,23 @@ if TYPE_CHECKING:
 
 
 class Lines:
-    """A small code writer: lines with indentation, and the node span of each line."""
+    """A small code writer: lines with indentation, and the node span of each line.
+
+    It also keeps what the lines written so far make sure of, for the lines after them in the same
+    block (a block's lines run in order, and a line at a deeper indentation only inside it): ``facts``,
+    local -> (the Python type a check made sure of, the indentation of that check), and, where the
+    writer knows what may set the effect's variables (a root or a menu: nothing; statements that never
+    pause: those it writes, see ``StatementWriter.forget``), ``once``: variable -> (the local it was read
+    into, the indentation of that read).  Both forget what was written deeper when the block ends
+    (``dedent``)."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.spans: list[Any] = []
         self.level = 0
         self.span: Any = None  # the span of the node being written: given to each line written
+        self.facts: dict[str, tuple[str, int]] = {}
+        self.once: dict[str, tuple[str, int]] | None = None  # None: every read reads the locals again
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.level + text)
@@ -35,6 +46,14 @@ class Lines:
 
     def dedent(self) -> None:
         self.level -= 1
+        level = self.level
+        for known in (self.facts, self.once or {}):
+            for name in [k for k, (_, at) in known.items() if at > level]:
+                del known[name]
+
+
+_INT = re.compile(r"-?[0-9]+")
+_TEMP = re.compile(r"t[0-9]+")
 
 
 def is_local(expr: str) -> bool:
@@ -81,9 +100,15 @@ class Writer:
         self.user_fns: dict[str, str] = {}  # user function name -> Python function name
         self.pending: list[Lines] = []  # functions reached mid-function, appended after it
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
-        # what a local holds when the writer knows it: "tuple" (a collection) or "zone" (a zone key);
+        # what a local holds when the writer knows it: "tuple" (a collection), "cards" (a tuple of
+        # cards: what a ``where`` kept of a zone) or "zone" (a zone key);
         # each local is assigned once, so this holds wherever it is read
         self.shapes: dict[str, str] = {}
+        # the Python type a temporary is sure to hold ("int", "bool" or "str"), where the writer knows
+        # it, so that the checks and conversions it would need are not written; temporaries are
+        # numbered across the whole game and each is given one kind of value, so this holds wherever
+        # one is read (what a check makes sure of holds only after it: ``Lines.facts``)
+        self.kinds: dict[str, str] = {}
         self.zone_keys = frozenset(k for keys in rules.zone_keys.values() for k in keys)
 
     # ---- names
@@ -100,6 +125,62 @@ class Writer:
     def tmp(self) -> str:
         self._tmp += 1
         return f"t{self._tmp}"
+
+    # ---- what values are
+    def kind(self, value: str) -> str | None:
+        """The Python type generated text is sure to give ("int", "bool", "str"), or None."""
+        known = self.kinds.get(value)
+        if known is not None:
+            return known
+        fact = self.w.facts.get(value)
+        if fact is not None:
+            return fact[0]
+        if value in ("True", "False"):
+            return "bool"
+        if _INT.fullmatch(value):
+            return "int"
+        if value[:1] in "'\"":
+            return "str"
+        return None
+
+    def known(self, value: str, kind: str) -> str:
+        """Note that the temporary ``value`` holds a ``kind`` (see ``kinds``); returns it."""
+        if _TEMP.fullmatch(value):
+            self.kinds[value] = kind
+        return value
+
+    def need_int(self, value: str, node: Any, message: str, bounds: str = "") -> None:
+        """``need`` a whole number (``bounds``: and that it lies in them, e.g. ``0 <= x < 3``), leaving
+        out the type test where the writer knows the type; the lines after it in the block know it."""
+        facts = self.w.facts
+        if bounds in facts:  # checked before, in this block or one it lies in
+            return
+        sure = self.kind(value) == "int"
+        bad = ([] if sure else [f"type({value}) is not int"]) + ([f"not {bounds}"] if bounds else [])
+        if bad:
+            self.need(" or ".join(bad), node, message, value)
+        if is_local(value):
+            if not sure:
+                facts[value] = ("int", self.w.level)
+            if bounds:
+                facts[bounds] = ("bounds", self.w.level)
+
+    # ---- the step limit
+    def read_limit(self) -> int:
+        """Write ``SL = S.game.step_limit`` (read once per call, for the step checks after it: see
+        ``check_steps``); returns its line, for ``drop_unread_limit``."""
+        self.w.line("SL = S.game.step_limit")
+        return len(self.w.lines) - 1
+
+    def drop_unread_limit(self, at: int) -> None:
+        """Take back the line ``read_limit`` wrote at line ``at`` when no line after it reads ``SL``."""
+        w = self.w
+        if not re.search(r"\bSL\b", "\n".join(w.lines[at + 1:])):
+            del w.lines[at], w.spans[at]
+
+    def check_steps(self, node: Any) -> None:
+        """Write: past the run's step limit (``S.steps``, counted by the lines before), a ``RuleError`` at ``node``."""
+        self.w.line(f"if S.steps > SL: _too_many_steps({self.node_const(node)}, S)")
 
     # ---- lines
     def need(self, bad: str, node: Any, message: str, value: str) -> None:
