@@ -63,7 +63,7 @@ class ChoiceWriter(ExpressionWriter):
             source = self.ex(item.source, scope)
             items = self._items(source, copy=False)  # conditions and labels never change zones
             value = self.tmp()
-            if self.holds_cards(source):
+            if self.holds_numbers(source):
                 self.known(value, "int")
             inner = scope.with_name(item.var, value)
             w.line(f"for {value} in {items}:")

@@ -283,7 +283,7 @@ class ExpressionWriter(Writer):
     def _items(self, value: str, copy: bool) -> str:
         """The items of a value as items_of sees them; a zone's own list when ``copy`` is False."""
         shape = self.shapes.get(value)
-        if shape == "tuple" or shape == "cards":
+        if shape == "tuple" or shape == "numbers":
             return value
         if shape == "zone":
             return self.store(f"tuple(S.zones[{value}])" if copy else f"S.zones[{value}]")
@@ -304,8 +304,8 @@ class ExpressionWriter(Writer):
         items = self._items(source, copy=False)  # conditions never change zones
         out = self.tmp()
         it = self.tmp()
-        cards = self.holds_cards(source)
-        if cards:
+        numbers = self.holds_numbers(source)
+        if numbers:
             self.known(it, "int")
         w = self.w
         w.line(f"{out} = []")
@@ -317,14 +317,14 @@ class ExpressionWriter(Writer):
         w.line(f"if {cond}: {out}.append({it})")
         w.dedent()
         t = self.tuple(f"tuple({out})")
-        if cards:
-            self.shapes[t] = "cards"
+        if numbers:
+            self.shapes[t] = "numbers"
         return t
 
-    def holds_cards(self, value: str) -> bool:
-        """Whether generated text is sure to be cards: a zone (its cards), or what a ``where`` kept of
-        cards; a card is a whole number."""
-        return self.is_zone(value) or self.shapes.get(value) == "cards"
+    def holds_numbers(self, value: str) -> bool:
+        """Whether generated text is sure to be a collection of whole numbers: a zone (cards are whole
+        numbers), a built-in's tuple of them (cards or players), or what a ``where`` kept of either."""
+        return self.is_zone(value) or self.shapes.get(value) == "numbers"
 
 
     def g_BinOp(self, node: n.BinOp, sc: Scope) -> str:
@@ -545,7 +545,7 @@ class ExpressionWriter(Writer):
             w.line(f"        {t} = {impl}(ctx{values})")
             w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
             w.line(f"        _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
-            return t
+            return self.known(t, "bool")  # both ways (``_usable`` says bool)
         if node.func == "first" and len(args) == 1:
             items = self._items(args[0], copy=False)
             return self.store(f"{items}[0] if {items} else None")
@@ -566,6 +566,9 @@ class ExpressionWriter(Writer):
             w.line(f"    {t} = {impl}(ctx{values})")
         w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
         w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
-        if str(getattr(sig.impl, "__annotations__", {}).get("return", "")).startswith("tuple"):
-            self.shapes[t] = "tuple"  # the built-in says (and mypy checks) that it gives a collection
+        returns = str(getattr(sig.impl, "__annotations__", {}).get("return", ""))
+        if returns.startswith("tuple"):  # the built-in says (and mypy checks) that it gives a collection
+            self.shapes[t] = "numbers" if returns == "tuple[int, ...]" else "tuple"
+        elif returns in ("int", "bool", "str"):  # ... or one value of this type
+            self.known(t, returns)
         return t

@@ -100,8 +100,8 @@ class Writer:
         self.user_fns: dict[str, str] = {}  # user function name -> Python function name
         self.pending: list[Lines] = []  # functions reached mid-function, appended after it
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
-        # what a local holds when the writer knows it: "tuple" (a collection), "cards" (a tuple of
-        # cards: what a ``where`` kept of a zone) or "zone" (a zone key);
+        # what a local holds when the writer knows it: "tuple" (a collection), "numbers" (a tuple of
+        # whole numbers: cards or players, see ``holds_numbers``) or "zone" (a zone key);
         # each local is assigned once, so this holds wherever it is read
         self.shapes: dict[str, str] = {}
         # the Python type a temporary is sure to hold ("int", "bool" or "str"), where the writer knows
