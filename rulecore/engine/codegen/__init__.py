@@ -24,6 +24,13 @@ How effects run
   per-property card tables (``Rules.prop_tables``) are module constants, ``count``/``first``/
   ``in``/``where`` read a zone's list without copying it, ``usable``, ``prop`` and
   ``shared_props`` read tables, and arithmetic on two whole numbers is plain Python.
+- **What the writer is sure of** is not checked again: the Python type of what it wrote
+  (``Writer.kinds``: ``len``, counters, comparisons, cards of a zone or of a built-in's tuple of
+  whole numbers, text joined to text, built-ins' annotated results), what a check made sure of,
+  for the lines after it in its block (``Lines.facts``: a card's type, an owner in range), and a
+  variable's value, read once in a root, a menu or a run of statements until a statement may set
+  it (``Lines.once``, ``StatementWriter.forget``). Every check that can fail is still written
+  where it can fail, so errors are the same; the step limit is read once per function (``SL``).
 - **Menus** of static and dynamic options become one function per menu: a loop per option
   source with its condition and label inlined, labels de-duplicated through a dict. A menu
   pass changes nothing, so user functions without arguments that only read are worked out once

@@ -52,6 +52,13 @@ class StatementWriter(ExpressionWriter):
             else:
                 once.pop(name, None)
 
+    def set_to(self, name: str, value: str) -> None:
+        """A line just written set variable ``name`` to ``value`` (a local, a literal or a constant of the
+        module): the lines after it in the block read ``value``."""
+        once = self.w.once
+        if once is not None:
+            once[name] = (value, self.w.level)
+
     def body(self, block: Any, sc: Scope) -> None:
         """The statements of a block, indented under the line written before (never empty)."""
         self.w.indent()
@@ -89,8 +96,10 @@ class StatementWriter(ExpressionWriter):
         self.w.line(f"for {item} in {items}:")
         self.w.indent()
         self.w.line(f"E[{node.var!r}] = {item}")
+        self.set_to(node.var, item)
+        for stmt in node.body.body:
+            self.stmt(stmt, sc)
         self.w.dedent()
-        self.body(node.body, sc)
 
     def count_steps(self, turns: str, node: Any) -> None:
         """A loop is about to turn ``turns`` more times: count them against the run's step limit."""
@@ -163,6 +172,7 @@ class StatementWriter(ExpressionWriter):
         value = self.ex(node.value, sc)
         self.w.line(f"E[{node.name!r}] = {value}")
         self.forget(node.name)
+        self.set_to(node.name, value)
 
     def s_SetVar(self, node: n.SetVar, sc: Scope) -> None:
         value = self.ex(node.value, sc)

@@ -139,7 +139,7 @@ class Writer:
             return "bool"
         if _INT.fullmatch(value):
             return "int"
-        if value[:1] in "'\"":
+        if value[:1] in ("'", '"'):  # a text's repr
             return "str"
         return None
 
