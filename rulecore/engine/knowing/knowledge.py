@@ -98,10 +98,26 @@ def masks(state: "State", cards: Sequence[int]) -> tuple[int, ...]:
     facedown = state.facedown
     revealed = state.revealed
     sealed = state.sealed_cards
-    if faceup or facedown or revealed or sealed:
-        return tuple([seers(state, c) for c in cards])
     zone_seers = state.rules.zone_seers
     where = state.where
+    if faceup or facedown or revealed or sealed:
+        # ``seers`` of each card, its lookups made once for all of them
+        everyone = state.rules.everyone
+        out = []
+        for c in cards:
+            if c in faceup:
+                out.append(everyone)
+            elif c in facedown:
+                out.append(0)
+            else:
+                key = where[c]
+                mask = everyone if key in revealed else zone_seers[key]
+                if mask and sealed:
+                    sealer = sealed.get(c)
+                    if sealer is not None:
+                        mask &= 1 << sealer
+                out.append(mask)
+        return tuple(out)
     return tuple([zone_seers[where[c]] for c in cards])  # every card as its zone shows it
 
 
