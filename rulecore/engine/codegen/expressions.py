@@ -228,15 +228,8 @@ class ExpressionWriter(Writer):
         base = self.rules.zone_base[node.zone]
         k = self.const("K", node.zone, keys)
         idx = who if base == 0 else f"{who} - {base}"
-        bounds = f"0 <= {idx} < {len(keys)}"
-        facts = self.w.facts
-        if bounds not in facts:  # not checked before, in this block or one it lies in
-            sure = self.kind(who) == "int"
-            self.w.line(f"if {'' if sure else f'type({who}) is not int or '}not {bounds}: "
-                        f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
-            if is_local(who):
-                facts[who] = ("int", self.w.level)
-                facts[bounds] = ("bounds", self.w.level)
+        self.check_int(who, f"0 <= {idx} < {len(keys)}",
+                       lambda: f"_bad_owner({self.node_const(node)}, {who}, {base}, {len(keys)})")
         t = self.store(f"{k}[{idx}]")
         self.shapes[t] = "zone"
         return t
@@ -335,12 +328,14 @@ class ExpressionWriter(Writer):
         nc = self.node_const(node)
         op = node.op
         pyop = "//" if op == "/" else op
-        if self.kind(a) == "int" and self.kind(b) == "int":  # two whole numbers: the first branch below
-            if op in "/%":
-                w.line(f"if {b} == 0: _div_zero({nc})")
-            w.line(f"{t} = {a} {pyop} {b}")
-            if op == "*":
-                w.line(f"if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+        ka, kb = self.kind(a), self.kind(b)
+        number = [f"    if {b} == 0: _div_zero({nc})"] if op in "/%" else []
+        number.append(f"    {t} = {a} {pyop} {b}")
+        if op == "*":  # repeated products grow without bound: numbers are capped
+            number.append(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+        if ka == "int" and kb == "int":  # two whole numbers: only the first branch below, unindented
+            for line in number:
+                w.line(line[4:])
             return self.known(t, "int")
         kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
@@ -362,16 +357,11 @@ class ExpressionWriter(Writer):
             w.line("else:")
             w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
             return t
-        ka, kb = self.kind(a), self.kind(b)
 
         def test(x: str, kx: str | None, want: str) -> str | None:
             # the test that x is a ``want``: "" when the writer knows it is, None when it knows it is not
             return f"type({x}) is {want}" if kx is None else "" if kx == want else None
 
-        number = [f"    if {b} == 0: _div_zero({nc})"] if op in "/%" else []
-        number.append(f"    {t} = {a} {pyop} {b}")
-        if op == "*":  # repeated products grow without bound: numbers are capped
-            number.append(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
         branches = [([test(a, ka, "int"), test(b, kb, "int")], number)]
         if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
             branches.append(([test(a, ka, "str"), test(b, kb, "str"), f"not ({a} in S.zones and {b} in S.zones)"],

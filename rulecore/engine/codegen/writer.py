@@ -10,7 +10,7 @@ The parts build on it in one line: ``ExpressionWriter`` (expressions), then ``St
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .runtime import RUNTIME
 
@@ -150,15 +150,20 @@ class Writer:
         return value
 
     def need_int(self, value: str, node: Any, message: str, bounds: str = "") -> None:
-        """``need`` a whole number (``bounds``: and that it lies in them, e.g. ``0 <= x < 3``), leaving
-        out the type test where the writer knows the type; the lines after it in the block know it."""
+        """``need`` a whole number (``bounds``: and that it lies in them, e.g. ``0 <= x < 3``)."""
+        self.check_int(value, bounds, lambda: f"_needs({self.node_const(node)}, {message!r}, {value})")
+
+    def check_int(self, value: str, bounds: str, fail: Callable[[], str]) -> None:
+        """Write ``if <value is no whole number, or out of bounds>: <fail()>``, leaving out the type test
+        where the writer knows the type, and all of it where the same bounds were checked before in this
+        block or one it lies in; the lines after it in the block know both (``Lines.facts``)."""
         facts = self.w.facts
-        if bounds in facts:  # checked before, in this block or one it lies in
+        if bounds and bounds in facts:
             return
         sure = self.kind(value) == "int"
         bad = ([] if sure else [f"type({value}) is not int"]) + ([f"not {bounds}"] if bounds else [])
         if bad:
-            self.need(" or ".join(bad), node, message, value)
+            self.w.line(f"if {' or '.join(bad)}: {fail()}")
         if is_local(value):
             if not sure:
                 facts[value] = ("int", self.w.level)
