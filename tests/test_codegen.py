@@ -76,14 +76,16 @@ def test_generated_statements_give_the_interpreters_results(tiny):
 
 def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
     """A pure user function of no arguments is kept for the menu pass; one that draws from the
-    generator (random) is not, so the number of draws and the labels stay as the interpreter's."""
-    body = ('choose by 0 "Pick" { option each c in deck when c == head_card() or c == lucky() { say c } '
-            'option "none" { say 0 } }')
-    text = tiny.text(body) + "functions:\n  head_card: first(deck)\n  lucky: first(random(deck))\n"
+    generator (random) is not, so the number of draws and the labels stay as the interpreter's; nor
+    is one cheaper to work out again than to look up (no loop, no call: top_card())."""
+    body = ('choose by 0 "Pick" { option each c in deck when c == head_card() or c == lucky() or c == top_card() '
+            '{ say c } option "none" { say 0 } }')
+    text = tiny.text(body) + ("functions:\n  head_card: first(deck where it.power > 1)\n"
+                              "  lucky: first(random(deck))\n  top_card: first(deck)\n")
     game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
     state = game.new_game(3)
     source = game.rules.generated.source
-    assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() is not
+    assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() and top_card() are not
     twin = rulecore.Game(load_cardset_text(text, tiny.file), 2).new_game(3)
     assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()
 

@@ -34,7 +34,8 @@ How effects run
 - **Menus** of static and dynamic options become one function per menu: a loop per option
   source with its condition and label inlined, labels de-duplicated through a dict. A menu
   pass changes nothing, so user functions without arguments that only read are worked out once
-  per pass (``Ctx.memo``).
+  per pass (``Ctx.memo``), unless working one out again costs less than looking it up (no loop,
+  no call in it: ``expressions._cheap``).
 - **Statements**: ``Compiler.can_pause`` marks what may stop for a decision (choices, menus,
   signals, turns, rounds, phases, ``use``, ``break``, ``end game``, and any statement kind it
   does not know). Everything else -- plain statements and the ifs, loops and procedure calls

@@ -27,6 +27,17 @@ from .writer import Lines, Scope, Writer, is_local
 _SIMPLE_LITERALS = (int, str, bool, type(None))
 
 
+# nodes whose generated code is a few lines with no loop, no call and no step counted: a user function made
+# only of them is cheaper to work out again than to look up in a pass's memo (and counts no step either way)
+_CHEAP = (n.Literal, n.Var, n.GameVar, n.ZoneRef, n.CounterRef, n.Attr, n.Builtin, n.BinOp, n.Compare, n.Not,
+          n.Neg, n.And, n.Or, n.Seat)
+
+
+def _cheap(body: Any) -> bool:
+    return all(isinstance(x, _CHEAP) or (isinstance(x, n.Call) and x.func in ("first", "count") and len(x.args) == 1)
+               for x in walk(body))
+
+
 class ExpressionWriter(Writer):
     """Writes expressions: each ``g_`` method writes lines and returns a Python expression (a local,
     a literal or a constant of the module) that holds the value."""
@@ -102,9 +113,10 @@ class ExpressionWriter(Writer):
         params = {p: f"p{i}" for i, p in enumerate(func.params)}
         w.line(f"def {name}(ctx, you, this{''.join(', ' + v for v in params.values())}):")
         w.indent()
-        memo = not params and self.pure(fname)
+        memo = not params and self.pure(fname) and not _cheap(func.body)
         if memo:
-            # a read of the state with no arguments: worked out once per menu pass (see ``ChoiceWriter.menu``)
+            # a read of the state with no arguments: worked out once per menu pass (see ``ChoiceWriter.menu``),
+            # unless it costs less than looking it up
             w.line("memo = ctx.memo")
             w.line("if memo is not None:")
             w.line(f"    known = memo.get(({name!r}, you, this), _MISSING)")
