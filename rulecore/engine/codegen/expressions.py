@@ -341,54 +341,54 @@ class ExpressionWriter(Writer):
         op = node.op
         pyop = "//" if op == "/" else op
         ka, kb = self.kind(a), self.kind(b)
-        number = [f"    if {b} == 0: _div_zero({nc})"] if op in "/%" else []
-        number.append(f"    {t} = {a} {pyop} {b}")
-        if op == "*":  # repeated products grow without bound: numbers are capped
-            number.append(f"    if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
-        if ka == "int" and kb == "int":  # two whole numbers: only the first branch below, unindented
-            for line in number:
-                w.line(line[4:])
-            return self.known(t, "int")
-        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
-        text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
-                for x in (node.left, node.right)]
-        if op == "+" and any(text):  # a text that is no zone's key, and something: the first branches below
-            other = b if text[0] else a
-            if self.kind(other) in ("str", "int"):  # known: the one branch below that it takes
-                if self.kind(other) == "str":
-                    w.line(f"{t} = {a} + {b}")
-                    w.line(f"if len({t}) > _MAX_TEXT: _too_long({nc})")
-                else:
-                    w.line(f"{t} = {a} + str({b})" if text[0] else f"{t} = str({a}) + {b}")
-                return self.known(t, "str")
-            w.line(f"if type({other}) is str:")
-            w.line(f"    {t} = {a} + {b}")
-            w.line(f"    if len({t}) > _MAX_TEXT: _too_long({nc})")
-            w.line(f"elif type({other}) is int:")
-            w.line(f"    {t} = {a} + str({b})" if text[0] else f"    {t} = str({a}) + {b}")
-            w.line("else:")
-            w.line(f"    {t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
-            return t
 
         def test(x: str, kx: str | None, want: str) -> str | None:
             # the test that x is a ``want``: "" when the writer knows it is, None when it knows it is not
             return f"type({x}) is {want}" if kx is None else "" if kx == want else None
 
-        branches = [([test(a, ka, "int"), test(b, kb, "int")], number)]
-        if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
-            branches.append(([test(a, ka, "str"), test(b, kb, "str"), f"not ({a} in S.zones and {b} in S.zones)"],
-                             [f"    {t} = {a} + {b}", f"    if len({t}) > _MAX_TEXT: _too_long({nc})"]))
-            # a text and a number: the number as text (a zone's key and a number: _binop_slow says no)
-            branches.append(([test(a, ka, "str"), test(b, kb, "int"), f"{a} not in S.zones"], [f"    {t} = {a} + str({b})"]))
-            branches.append(([test(a, ka, "int"), test(b, kb, "str"), f"{b} not in S.zones"], [f"    {t} = str({a}) + {b}"]))
+        # (tests, lines, the type they give), in order; the last resort is _binop_slow
+        branches: list[tuple[list[str | None], list[str], str]] = []
+        text = [type(x) is n.Literal and type(x.value) is str and x.value not in self.zone_keys
+                for x in (node.left, node.right)]
+        if op == "+" and any(text):  # a text that is no zone's key, and something
+            other, ko = (b, kb) if text[0] else (a, ka)
+            branches.append(([test(other, ko, "str")], [f"{t} = {a} + {b}", f"if len({t}) > _MAX_TEXT: _too_long({nc})"],
+                             "str"))
+            branches.append(([test(other, ko, "int")], [f"{t} = {a} + str({b})" if text[0] else f"{t} = str({a}) + {b}"],
+                             "str"))
+        else:
+            number = [f"if {b} == 0: _div_zero({nc})"] if op in "/%" else []
+            number.append(f"{t} = {a} {pyop} {b}")
+            if op == "*":  # repeated products grow without bound: numbers are capped
+                number.append(f"if not -_MAX_NUMBER <= {t} <= _MAX_NUMBER: _too_big({nc})")
+            branches.append(([test(a, ka, "int"), test(b, kb, "int")], number, "int"))
+            if op == "+":  # two texts that are not both zones (zones would join their cards) concatenate
+                branches.append(([test(a, ka, "str"), test(b, kb, "str"), f"not ({a} in S.zones and {b} in S.zones)"],
+                                 [f"{t} = {a} + {b}", f"if len({t}) > _MAX_TEXT: _too_long({nc})"], "str"))
+                # a text and a number: the number as text (a zone's key and a number: _binop_slow says no)
+                branches.append(([test(a, ka, "str"), test(b, kb, "int"), f"{a} not in S.zones"],
+                                 [f"{t} = {a} + str({b})"], "str"))
+                branches.append(([test(a, ka, "int"), test(b, kb, "str"), f"{b} not in S.zones"],
+                                 [f"{t} = str({a}) + {b}"], "str"))
         word = "if"
-        for tests, lines in branches:
+        for tests, lines, gives in branches:
             if None in tests:
                 continue  # the writer knows a value is not of this branch's type
-            w.line(f"{word} {' and '.join(x for x in tests if x) or 'True'}:")
+            cond = " and ".join(x for x in tests if x)
+            if not cond:  # the writer knows this branch is taken
+                if word == "if":
+                    for line in lines:
+                        w.line(line)
+                    return self.known(t, gives)
+                w.line("else:")
+                for line in lines:
+                    w.line("    " + line)
+                return t
+            w.line(f"{word} {cond}:")
             for line in lines:
-                w.line(line)
+                w.line("    " + line)
             word = "elif"
+        kinds = f"{static_kind(node.left)!r}, {static_kind(node.right)!r}"
         if word == "if":  # no branch can be taken
             w.line(f"{t} = _binop_slow(ctx, {nc}, {a}, {b}, {kinds})")
             return t
