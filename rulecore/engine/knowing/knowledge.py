@@ -70,30 +70,10 @@ def reset(state: "State") -> None:
     state.notes = None
 
 
-def seers(state: "State", card: int) -> int:
-    """Bitmask of the players who see ``card`` now."""
-    faceup = state.faceup
-    if faceup and card in faceup:
-        return state.rules.everyone
-    facedown = state.facedown
-    if facedown and card in facedown:
-        return 0
-    key = state.where[card]
-    revealed = state.revealed
-    if revealed and key in revealed:
-        mask = state.rules.everyone
-    else:
-        mask = state.rules.zone_seers[key]
-    sealed = state.sealed_cards
-    if mask and sealed:
-        sealer = sealed.get(card)
-        if sealer is not None:
-            mask &= 1 << sealer
-    return mask
-
-
 def masks(state: "State", cards: Sequence[int]) -> tuple[int, ...]:
-    """``seers`` of each of these cards (in one call: a move asks for every card it moves)."""
+    """Bitmask of the players who see each of these cards now: everyone a card face up, no one a card
+    face down, else those its zone is shown to (everyone, while the zone is revealed), and of them only
+    the player of a sealed part that moved it there."""
     faceup = state.faceup
     facedown = state.facedown
     revealed = state.revealed
@@ -101,7 +81,6 @@ def masks(state: "State", cards: Sequence[int]) -> tuple[int, ...]:
     zone_seers = state.rules.zone_seers
     where = state.where
     if faceup or facedown or revealed or sealed:
-        # ``seers`` of each card, its lookups made once for all of them
         everyone = state.rules.everyone
         out = []
         for c in cards:
@@ -240,13 +219,10 @@ def settle(state: "State") -> None:
 
 def remember(state: "State", cards: Iterable[int]) -> None:
     """Whoever sees these cards now keeps knowing each of them (their sight is about to be lost)."""
-    masks = []
-    for c in cards:
-        m = seers(state, c)
-        if m:
-            masks.append((c, m))
-    if masks:
-        _note(state, (_REMEMBER, masks))
+    cards = list(cards)
+    seen = [(c, m) for c, m in zip(cards, masks(state, cards)) if m]
+    if seen:
+        _note(state, (_REMEMBER, seen))
 
 
 def lose_places(state: "State", cards: Iterable[int]) -> None:
@@ -266,7 +242,7 @@ def _left_behind(state: "State", sources: Sequence[str], blind: int) -> list[tup
         cards = tuple(state.zones[src])
         shown = everyone if src in revealed or (faceup and not faceup.isdisjoint(cards)) else zone_seers[src]
         hidden = everyone & ~shown
-        out.append((cards, hidden, None if not blind & ~hidden else tuple(seers(state, c) for c in cards)))
+        out.append((cards, hidden, None if not blind & ~hidden else masks(state, cards)))
     return out
 
 
@@ -295,7 +271,7 @@ def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources
     blind = rules.everyone & ~follow
     if blind:
         if pool is not None:
-            pool_masks = tuple([(c, seers(state, c)) for c in pool])
+            pool_masks = tuple(zip(pool, masks(state, pool)))
         elif not by_kind:
             left = _left_behind(state, sources, blind)
     _note(state, (_MOVE, tuple(cards), before, after, follow, left, dest in sources,

@@ -2,7 +2,7 @@
 
 What the player is taken to know (everything else is re-dealt at random):
 
-- every card they see now (``_knowledge.seers``): in a zone shown to them, face up anywhere, or
+- every card they see now (``_knowledge.masks``): in a zone shown to them, face up anywhere, or
   moved in their own sealed part; these stay in place;
 - every card they saw and followed since (a class of its own): it stays in place, or, when its
   place in the zone was lost to a shuffle or a random insertion (``State.loose``), in its zone at
