@@ -382,15 +382,15 @@ def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, itera
 
     monkeypatch.setattr(ismcts, "_settled", lambda *args: False)
     counts = {"playouts": 0, "dealt": 0}
-    playout, resample, take = ismcts._playout, State.resample, ismcts._Kept.take
+    playout, resample_many, take = ismcts._playout, State.resample_many, ismcts._Kept.take
 
     def counted_playout(*args: object) -> object:
         counts["playouts"] += 1
         return playout(*args)  # type: ignore[arg-type]
 
-    def counted_resample(self: State, *args: object) -> State:
-        counts["dealt"] += 1
-        return resample(self, *args)  # type: ignore[arg-type]
+    def counted_resample(self: State, player: int, seeds: list[int]) -> list[State]:  # (resample deals through it)
+        counts["dealt"] += len(seeds)
+        return resample_many(self, player, seeds)
 
     found: list[tuple[object, int]] = []  # each kept tree taken and the visits below its path then
 
@@ -400,7 +400,7 @@ def _ismcts_game(monkeypatch: pytest.MonkeyPatch, name: str, players: int, itera
         return got
 
     monkeypatch.setattr(ismcts, "_playout", counted_playout)
-    monkeypatch.setattr(State, "resample", counted_resample)
+    monkeypatch.setattr(State, "resample_many", counted_resample)
     monkeypatch.setattr(ismcts._Kept, "take", watched_take)
     game = rulecore.Game(rulecore.load_cardset(name), players, record_events=False)
     state = game.new_game(seed=seed)

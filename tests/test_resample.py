@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import rulecore
+from rulecore.engine.knowing import knowledge
 from table_helpers import TABLE_IDS, TABLES, random_play
 
 SETTINGS = settings(
@@ -184,6 +185,45 @@ def test_resample_of_a_saved_and_loaded_state_is_the_same(table, seed, steps, wh
     player = who % state.rules.players
     loaded = state.game.load_state(state.to_json())
     assert parsed(loaded.resample(player, rs)) == parsed(state.resample(player, rs))
+
+
+@pytest.mark.parametrize("table", TABLES, ids=TABLE_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), who=st.integers(0, 5),
+       seeds=st.lists(st.integers(0, 2**32), max_size=4))
+def test_resample_many_deals_the_worlds_resample_deals(table, seed, steps, who, seeds):
+    """resample_many(player, seeds) gives, seed by seed, exactly the worlds resample(player, seed) gives."""
+    state = played(table, seed, steps)
+    player = who % state.rules.players
+    assert [parsed(w) for w in state.resample_many(player, seeds)] == [parsed(state.resample(player, s)) for s in seeds]
+
+
+def test_worlds_of_one_reading_are_played_on_independently():
+    """Worlds dealt at once share what the player knows, yet playing one on leaves the others as dealt."""
+    state = random_play(game_for("approaching-dawn", 2, "{}"), 3, 40)
+    player = state.current_player
+    first, second = state.resample_many(player, [5, 5])
+    before = second.to_json()
+    rnd = random.Random(1)
+    for _ in range(60):
+        if first.is_terminal():
+            break
+        first.apply(rnd.choice(first.legal_actions()))
+    assert second.to_json() == before
+    assert parsed(second) == parsed(state.resample(player, 5))
+    # what the player can tell apart is shared by the worlds until one changes it: then it is that world's own
+    third, fourth = state.resample_many(player, [6, 7])
+    classes, _ = knowledge.writable(third, player)
+    classes[len(third.rules.instance_type) - 1] = 10**6  # the last card, in a class no deal gives
+    assert 10**6 not in fourth.classes[player].values()
+
+
+def test_resample_many_rejects_a_bad_seed_and_deals_nothing_for_no_seed():
+    """Every seed is checked before any world is dealt; no seeds, no worlds."""
+    state = game_for("witching-hour", 3, "{}").new_game(1)
+    with pytest.raises(rulecore.IllegalActionError):
+        state.resample_many(0, [1, "2"])  # type: ignore[list-item]
+    assert state.resample_many(0, []) == []
 
 
 def test_resample_seed_mixes_in_what_the_player_knows():

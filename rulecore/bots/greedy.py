@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
-from .protocol import TERMINAL_SCALE, GameState, best_action
+from .protocol import TERMINAL_SCALE, GameState, best_action, worlds as worlds_of
 
 
 class GreedyBot(MemoryBot):
@@ -84,7 +84,7 @@ class GreedyBot(MemoryBot):
         self._kept, self._since = [], []
         self.kept += len(worlds)
         self.dealt += self.samples - len(worlds)
-        worlds.extend(state.resample(me, self.rng.getrandbits(63)) for _ in range(self.samples - len(worlds)))
+        worlds += worlds_of(state, me, [self.rng.getrandbits(63) for _ in range(self.samples - len(worlds))])
         return worlds
 
     def _at_reveal(self, child: GameState, me: int) -> GameState:

@@ -46,7 +46,7 @@ from typing import Callable, Sequence
 
 from ..errors import RuleError, RulecoreError
 from .memory import Memory, MemoryBot
-from .protocol import GameState, every_heuristic
+from .protocol import GameState, every_heuristic, worlds as worlds_of
 
 
 class ISMCTSBot(MemoryBot):
@@ -185,7 +185,7 @@ def search_kept(state: GameState, me: int, players: int, iterations: int, c: flo
         done = sum(s.visits for s in root.values())  # the iterations that passed here in earlier searches
     else:
         root, scale, done = {}, _Scale(players), 0
-        dealt = [state.resample(me, rng.getrandbits(63)) for _ in range(min(worlds, iterations))]
+        dealt = worlds_of(state, me, [rng.getrandbits(63) for _ in range(min(worlds, iterations))])
     candidates = list(allowed) if allowed is not None else state.legal_actions()
     for i in range(done, iterations):
         if i >= len(candidates) and _settled(root, candidates, stop * (iterations - i)):

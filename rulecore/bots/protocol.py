@@ -23,6 +23,15 @@ def every_heuristic(state: "GameState", players: int) -> Sequence[float]:
     return [float(state.heuristic(p)) for p in range(players)]
 
 
+def worlds(state: "GameState", player: int, seeds: Sequence[int]) -> list["GameState"]:
+    """``state.resample(player, seed)`` for each seed: at once where the state can (rulecore's
+    ``State.resample_many``: what the seat knows is read once for all the worlds), else one by one."""
+    many = getattr(state, "resample_many", None)
+    if many is not None:
+        return many(player, seeds)  # type: ignore[no-any-return]
+    return [state.resample(player, seed) for seed in seeds]
+
+
 class GameState(Protocol):
     """The part of ``rulecore`` State that bots rely on."""
 

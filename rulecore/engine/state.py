@@ -272,12 +272,17 @@ class State:
         ``player`` has seen and followed stay where they know them to be; the generator is re-seeded
         from ``seed`` and what ``player`` knows.  See docs/api.md, "Fair play".
         """
+        return self.resample_many(player, [seed])[0]
+
+    def resample_many(self, player: int, seeds: Sequence[int]) -> "list[State]":
+        """``[resample(player, seed) for seed in seeds]``, the same worlds, reading what ``player`` knows once."""
         self._check_player(player)
-        arguments.seed("seed", seed, error=IllegalActionError)
-        world = _resample.resample(self, player, seed)
-        if world.current_player != player:
-            world.picking = ()  # another's partial answer (apply_id) is theirs alone
-        return world
+        for seed in seeds:
+            arguments.seed("seed", seed, error=IllegalActionError)
+        if not seeds:
+            return []
+        dealer = _resample.Dealer(self, player)
+        return [dealer.deal(seed) for seed in seeds]
 
     def seen_by(self, player: int) -> "State":
         """The table as ``player`` sees it: while sealed parts run (``simultaneously``), a copy with what

@@ -62,136 +62,160 @@ ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before
 
 
 def resample(state: "State", player: int, seed: int) -> "State":
-    # inside sealed parts: the world is dealt from the table as the player sees it (the others' parts that
-    # ran are taken back in it: what they did, even how much, is not known)
-    state = sealed.seen(state, player)
-    knowledge.settle(state)  # (the same state: what is known worked out from the notes; once per state)
-    bit = 1 << player
-    # the player's classes numbered canonically (by their lowest card), not by when they were formed: the
-    # numbers given out follow every player's knowledge, and the deal and the world must not depend on them
-    cls = _canonical(knowledge.resolved(state.classes[player], state.class_links[player]))
-    loose = state.loose
-    zones = state.zones
-    zone_keys = sorted(zones)
-    # What the player knows of the layout: per zone, the cards they see where they see them (the count
-    # alone when they see none); the places they do not see are *slots*, numbered in zone order.
-    rows, hidden, segments = _layout(state, player, zone_keys)
-    # the class each hidden card is in for the player, and the class each slot is dealt from: its own
-    # card's, but the slots of the cards known only by zone ("loose") take those cards' classes in a
-    # fixed order, since where in the zone each of them lies says nothing
-    labels = [cls.get(c, 0) for c in hidden] if cls else [0] * len(hidden)
-    place_labels = labels
-    loose_slots: list[list[int]] = []
-    lost = {c for c, m in loose.items() if m & bit} if loose else None
-    if lost and not lost.isdisjoint(hidden):
-        # Which places a card known only by zone may lie at must not come from where it truly lies.  A lost
-        # card of a class of several is no better known than its class (the class deal already puts it at
-        # random): it is lost no more.  A lost card of a class of its own (the player knows it, and so its
-        # zone) may lie at any place of its zone that holds a lost card or a card of a class of several; the
-        # cards at those places are shuffled over them, their classes laid out in class order.
-        sizes = Counter(labels)
-        lost = {c for c in lost if sizes[cls.get(c, 0)] == 1} | (lost - set(hidden))
-        lost_slots = [s for s, c in enumerate(hidden) if c in lost]
-        if lost_slots:
-            place_labels = labels[:]
-            for _, start, idx in segments:  # the lost slots of each zone
-                a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
-                if a < b:
-                    spots = [s for s in range(start, start + len(idx)) if hidden[s] in lost or sizes[labels[s]] > 1]
-                    for s, label in zip(spots, sorted([labels[s] for s in spots])):
-                        place_labels[s] = label
-                    loose_slots.append(spots)
-    log, index = _filtered_log(state, player)
-    # The deal and the new generator come from a digest of the seed and of what the player knows of the
-    # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
-    # full view nor the events are hashed: any part of what the player knows keeps that promise).
-    payload = repr((seed, player, _table(state, player), len(log), rows, place_labels, loose_slots))
-    digest = hashlib.blake2b(payload.encode(), digest_size=16).digest()
-    count = len(hidden)
-    draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
-    unpack = struct.Struct(f"<{draws}Q").unpack
-    # the cards as the player can name them, by class then by card; the runs of a class of several cards
-    # (a class of one card is dealt as it is); where each slot's card lies in that order (slots by class,
-    # then in zone order)
-    one_class = place_labels is labels and (not count or labels.count(labels[0]) == count)
-    named = sorted(hidden)
-    if one_class:
-        runs = [(0, count)]
-        order = None
-    else:
-        named_labels = [cls.get(c, 0) for c in named]
-        named = [named[i] for i in sorted(range(count), key=named_labels.__getitem__)]
-        runs = _runs(labels)
-        # (the inverse of a permutation is the order that sorts it)
-        slots = sorted(range(count), key=place_labels.__getitem__)
-        order = sorted(range(count), key=slots.__getitem__)
-    unmoved = list(range(count))
-    # Another player's pending question is asked again on the new deal (so its options name no
-    # true hidden card); a deal on which it would not be asked the same way (fewer options, another
-    # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
-    for attempt in range(ASK_AGAIN_DEALS):
-        # one random 64-bit key per card, all from one call: each class is dealt in the order of its keys
-        keys = unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * draws))
-        by_key = keys.__getitem__
-        picks = unmoved[:]
-        for a, b in runs:
-            picks[a:b] = sorted(range(a, b), key=by_key)
-        dealt = [named[picks[i]] for i in order] if order is not None else [named[i] for i in picks]
-        # cards the player knows but not their place in the zone: shuffled over the places they may lie at
-        at = count
-        for spots in loose_slots:
-            if len(spots) > 1:
-                cards = [dealt[s] for s in spots]
-                for s, i in zip(spots, sorted(range(at, at + len(spots)), key=by_key)):
-                    dealt[s] = cards[i - at]
-                at += len(spots)
-        new = state.clone()
-        where = new.where
-        for key, start, idx in segments:
-            end = start + len(idx)
-            part = dealt[start:end]
-            if part == hidden[start:end]:
-                continue
-            row = new._zone_w(key)
-            if type(idx) is range:
-                row[:] = part
-            else:
-                for i, c in zip(idx, part):
-                    row[i] = c
-            for c in part:
-                where[c] = key
-        perm = {old: c for old, c in zip(hidden, dealt) if old != c}  # the card at a place -> the card dealt there
-        knowledge.reset(new)
-        new.classes[player] = cls
-        new.class_seq = max(cls.values(), default=0)
-        # (the places of the cards known only by zone stay so: the cards dealt there are)
-        new.loose = dict.fromkeys(sorted(lost), bit) if lost else {}  # (each of a class of its own: dealt as it is)
-        _move_place_marks(state, new, perm)
-        # every table keyed by card in card order: an order built while dealing would follow the true cards
-        new.marks = dict(sorted(new.marks.items()))
-        new.sealed_cards = dict(sorted(new.sealed_cards.items()))
-        new.log = log[:]
-        if index is not None:
-            new.stack = [
-                (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None else data,
-                 env)
-                for node, pc, data, env in new.stack
-            ]
-        _remap_held(new, perm)
-        new.sealed_ops = sealed.remapped(new.sealed_ops, perm)
-        new.history = [HIDDEN_ACTION] * len(state.history)
-        new.seed = seed
-        new.rng = Rng(int.from_bytes(digest[8:], "little"))
-        new.arranged = True
-        asked = _ask_again(new, player)
-        if asked is not None:
-            return asked
-    # Never the last deal with the question left as it was: its options would name the true hidden cards
-    # (and may name cards no longer where the question expects them).  Another seed deals other worlds.
-    chooser, prompt = state.asking[:2] if state.asking is not None else (None, "")  # (always a question here)
-    raise RuleError(f"resample for {state.player_label(player)}: none of {ASK_AGAIN_DEALS} deals of the cards "
-                    f"hidden from them lets {state.player_label(chooser)}'s pending question ({prompt!r}) be asked "
-                    "the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
+    """A world ``player`` cannot tell from ``state``, dealt from ``seed`` (see the module's docstring)."""
+    return Dealer(state, player).deal(seed)
+
+
+class Dealer:
+    """What ``player`` knows of ``state``, read once, and ``deal``, which deals a world from a seed: the
+    worlds of one state for many seeds (a search's) share the reading, the larger part of the work."""
+
+    def __init__(self, state: "State", player: int) -> None:
+        # inside sealed parts: the world is dealt from the table as the player sees it (the others' parts that
+        # ran are taken back in it: what they did, even how much, is not known)
+        state = self.state = sealed.seen(state, player)
+        self.player = player
+        knowledge.settle(state)  # (the same state: what is known worked out from the notes; once per state)
+        bit = self.bit = 1 << player
+        # the player's classes numbered canonically (by their lowest card), not by when they were formed: the
+        # numbers given out follow every player's knowledge, and the deal and the world must not depend on them
+        cls = self.cls = _canonical(knowledge.resolved(state.classes[player], state.class_links[player]))
+        loose = state.loose
+        zone_keys = sorted(state.zones)
+        # What the player knows of the layout: per zone, the cards they see where they see them (the count
+        # alone when they see none); the places they do not see are *slots*, numbered in zone order.
+        rows, hidden, self.segments = _layout(state, player, zone_keys)
+        self.hidden = hidden
+        # the class each hidden card is in for the player, and the class each slot is dealt from: its own
+        # card's, but the slots of the cards known only by zone ("loose") take those cards' classes in a
+        # fixed order, since where in the zone each of them lies says nothing
+        labels = [cls.get(c, 0) for c in hidden] if cls else [0] * len(hidden)
+        place_labels = labels
+        loose_slots: list[list[int]] = []
+        lost = {c for c, m in loose.items() if m & bit} if loose else None
+        if lost and not lost.isdisjoint(hidden):
+            # Which places a card known only by zone may lie at must not come from where it truly lies.  A lost
+            # card of a class of several is no better known than its class (the class deal already puts it at
+            # random): it is lost no more.  A lost card of a class of its own (the player knows it, and so its
+            # zone) may lie at any place of its zone that holds a lost card or a card of a class of several; the
+            # cards at those places are shuffled over them, their classes laid out in class order.
+            sizes = Counter(labels)
+            lost = {c for c in lost if sizes[cls.get(c, 0)] == 1} | (lost - set(hidden))
+            lost_slots = [s for s, c in enumerate(hidden) if c in lost]
+            if lost_slots:
+                place_labels = labels[:]
+                for _, start, idx in self.segments:  # the lost slots of each zone
+                    a, b = bisect_left(lost_slots, start), bisect_left(lost_slots, start + len(idx))
+                    if a < b:
+                        spots = [s for s in range(start, start + len(idx))
+                                 if hidden[s] in lost or sizes[labels[s]] > 1]
+                        for s, label in zip(spots, sorted([labels[s] for s in spots])):
+                            place_labels[s] = label
+                        loose_slots.append(spots)
+        self.lost, self.loose_slots = lost, loose_slots
+        self.log, self.index = _filtered_log(state, player)
+        # The deal and the new generator come from a digest of the seed and of what the player knows of the
+        # layout and of the table: the same for every state they cannot tell apart, and cheap (neither the
+        # full view nor the events are hashed: any part of what the player knows keeps that promise).  Its
+        # text is ``repr((seed, player, ...))``: all but the seed is written here, once.
+        self.known = repr((player, _table(state, player), len(self.log), rows, place_labels, loose_slots))[1:]
+        count = self.count = len(hidden)
+        draws = count + sum(len(spots) for spots in loose_slots if len(spots) > 1)
+        self.unpack = struct.Struct(f"<{draws}Q").unpack
+        self.draws = draws
+        # the cards as the player can name them, by class then by card; the runs of a class of several cards
+        # (a class of one card is dealt as it is); where each slot's card lies in that order (slots by class,
+        # then in zone order)
+        one_class = place_labels is labels and (not count or labels.count(labels[0]) == count)
+        named = sorted(hidden)
+        self.order: list[int] | None = None
+        if one_class:
+            self.runs = [(0, count)]
+        else:
+            named_labels = [cls.get(c, 0) for c in named]
+            named = [named[i] for i in sorted(range(count), key=named_labels.__getitem__)]
+            self.runs = _runs(labels)
+            # (the inverse of a permutation is the order that sorts it)
+            slots = sorted(range(count), key=place_labels.__getitem__)
+            self.order = sorted(range(count), key=slots.__getitem__)
+        self.named = named
+
+    def deal(self, seed: int) -> "State":
+        """A world dealt from ``seed``: the same as ``resample(state, player, seed)``."""
+        state, player, hidden, named, order, runs = self.state, self.player, self.hidden, self.named, self.order, self.runs
+        digest = hashlib.blake2b(f"({seed!r}, {self.known}".encode(), digest_size=16).digest()
+        unmoved = list(range(self.count))
+        # Another player's pending question is asked again on the new deal (so its options name no
+        # true hidden card); a deal on which it would not be asked the same way (fewer options, another
+        # player) contradicts what the player sees, so a fresh deal is drawn, a few times at most.
+        for attempt in range(ASK_AGAIN_DEALS):
+            # one random 64-bit key per card, all from one call: each class is dealt in the order of its keys
+            keys = self.unpack(hashlib.shake_128(digest + bytes([attempt])).digest(8 * self.draws))
+            by_key = keys.__getitem__
+            picks = unmoved[:]
+            for a, b in runs:
+                picks[a:b] = sorted(range(a, b), key=by_key)
+            dealt = [named[picks[i]] for i in order] if order is not None else [named[i] for i in picks]
+            # cards the player knows but not their place in the zone: shuffled over the places they may lie at
+            at = self.count
+            for spots in self.loose_slots:
+                if len(spots) > 1:
+                    cards = [dealt[s] for s in spots]
+                    for s, i in zip(spots, sorted(range(at, at + len(spots)), key=by_key)):
+                        dealt[s] = cards[i - at]
+                    at += len(spots)
+            new = state.clone()
+            where = new.where
+            for key, start, idx in self.segments:
+                end = start + len(idx)
+                part = dealt[start:end]
+                if part == hidden[start:end]:
+                    continue
+                row = new._zone_w(key)
+                if type(idx) is range:
+                    row[:] = part
+                else:
+                    for i, c in zip(idx, part):
+                        row[i] = c
+                for c in part:
+                    where[c] = key
+            perm = {old: c for old, c in zip(hidden, dealt) if old != c}  # the card at a place -> the card dealt there
+            knowledge.reset(new)
+            new.classes[player] = self.cls  # one table for every world of this dealer: copied on write
+            new.owned_classes &= ~self.bit
+            new.class_seq = max(self.cls.values(), default=0)
+            # (the places of the cards known only by zone stay so: the cards dealt there are)
+            lost = self.lost
+            new.loose = dict.fromkeys(sorted(lost), self.bit) if lost else {}  # (each of a class of its own: dealt as it is)
+            _move_place_marks(state, new, perm)
+            # every table keyed by card in card order: an order built while dealing would follow the true cards
+            new.marks = dict(sorted(new.marks.items()))
+            new.sealed_cards = dict(sorted(new.sealed_cards.items()))
+            new.log = self.log[:]
+            index = self.index
+            if index is not None:
+                new.stack = [
+                    (node, pc, (data[0], index[data[1]]) if type(node) is n.Simultaneously and data is not None
+                     else data, env)
+                    for node, pc, data, env in new.stack
+                ]
+            _remap_held(new, perm)
+            new.sealed_ops = sealed.remapped(new.sealed_ops, perm)
+            new.history = [HIDDEN_ACTION] * len(state.history)
+            new.seed = seed
+            new.rng = Rng(int.from_bytes(digest[8:], "little"))
+            new.arranged = True
+            asked = _ask_again(new, player)
+            if asked is not None:
+                if asked.current_player != player:
+                    asked.picking = ()  # another's partial answer (apply_id) is theirs alone
+                return asked
+        # Never the last deal with the question left as it was: its options would name the true hidden cards
+        # (and may name cards no longer where the question expects them).  Another seed deals other worlds.
+        chooser, prompt = state.asking[:2] if state.asking is not None else (None, "")  # (always a question here)
+        raise RuleError(f"resample for {state.player_label(player)}: none of {ASK_AGAIN_DEALS} deals of the cards "
+                        f"hidden from them lets {state.player_label(chooser)}'s pending question ({prompt!r}) be "
+                        "asked the same way; resample with another seed", getattr(state.stack[-1][0], "span", None))
 
 
 def _table(state: "State", player: int) -> tuple[Any, ...]:
