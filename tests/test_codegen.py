@@ -224,3 +224,31 @@ def test_numbers_the_writer_is_sure_of_are_added_and_compared_without_type_tests
     assert tiny.says(state) == ["true"]
     roots = [src for src, _ in state.game.rules.generated.pieces.values() if src.startswith("def e")]
     assert roots and not any("type(" in src or "_binop_slow" in src or "bool(" in src for src in roots)
+
+
+def test_what_a_user_function_gives_is_known_where_it_is_called(tiny):
+    """A user function whose result is a truth value, or a collection, is called without bool() or a type
+    test around its result; it gives what the interpreter gives."""
+    body = ("say unmarked(first(deck)) and count(deck) > 0\nmark card first(deck) \"seen\"\n"
+            "say unmarked(first(deck)) or false\nsay count(heavy())\nmove heavy() to table\nsay count(table)")
+    text = tiny.text(body) + ("functions:\n  unmarked:\n    params: [c]\n    value: 'not (\"seen\" in c.marks)'\n"
+                              "  heavy: deck where it.power > 4\n")
+    game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
+    state = game.new_game(3)
+    assert tiny.says(state) == ["true", "false", "3", "3"]
+    source = game.rules.generated.source
+    assert "bool(" not in source  # around unmarked(...) in 'and' / 'or'
+    assert re.search(r"(t\d+) = u_\d+\(ctx, \S+, \S+\)\n +if \1: S\.move_by_rule\(", source)  # heavy(): a tuple
+
+
+def test_if_else_is_written_in_line_and_both_values_are_still_worked_out(tiny):
+    """if_else(c, a, b) is written as Python's conditional, not a call; both values are worked out, as
+    the built-in says, so an error in the one not taken is still raised at its place."""
+    state = tiny.run("say if_else(count(deck) > 2, count(deck), 0) + 1")
+    assert tiny.says(state) == ["7"]
+    assert "if_else" not in "".join(src for src, _ in state.game.rules.generated.pieces.values())
+    body = 'say if_else(true, 1, count(hand of "x"))'
+    with pytest.raises(rulecore.RuleError) as info:
+        tiny.run(body)
+    line, _ = tiny.line_of(tiny.text(body), 'hand of "x"')
+    assert str(info.value).startswith(f"inline.yaml:{line}:")

@@ -127,6 +127,7 @@ class ExpressionWriter(Writer):
         if memo:
             w.line(f"if memo is not None: memo[({name!r}, you, this)] = {result}")
         w.line(f"return {result}")
+        self.returns[fname] = (self.kind(result), self.shapes.get(result))  # (a call inside it knew nothing yet)
         self.drop_unread_limit(limit)
         w.dedent()
         inner, self.w = self.w, outer
@@ -264,7 +265,7 @@ class ExpressionWriter(Writer):
             return self.known(self.store(f"{card} in S.faceup"), "bool")
         if name == "marks":
             self.need_int(card, node, "'.marks' needs a card")
-            return self.store(f"S.marks.get({card}, ())")
+            return self.tuple(f"S.marks.get({card}, ())")  # (``State.marks`` holds tuples)
         self.need_int(card, node, f"'.{name}' needs a card")
         table = self.rules.prop_tables.get(name)
         if table is None:
@@ -455,7 +456,13 @@ class ExpressionWriter(Writer):
         args = args[: len(params)] + ["None"] * (len(params) - len(args))
         self.w.line("S.steps += 1")  # each call is a step (``_spend`` written out: it runs in loops)
         self.check_steps(node)
-        return self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
+        t = self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
+        kind, shape = self.returns.get(node.func, (None, None))
+        if kind is not None:
+            self.known(t, kind)
+        if shape is not None:
+            self.shapes[t] = shape
+        return t
 
     def g_Call(self, node: n.Call, sc: Scope) -> str:
         sig = FUNCTIONS[node.func]
@@ -548,6 +555,14 @@ class ExpressionWriter(Writer):
             w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
             w.line(f"        _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
             return self.known(t, "bool")  # both ways (``_usable`` says bool)
+        if node.func == "if_else" and len(args) == 3:  # (both values are worked out, as the built-in's)
+            cond, a, b = args
+            t = self.store(f"{a} if {cond} else {b}")
+            if self.kind(a) is not None and self.kind(a) == self.kind(b):
+                self.known(t, self.kind(a))  # type: ignore[arg-type]
+            if a in self.shapes and self.shapes[a] == self.shapes.get(b):
+                self.shapes[t] = self.shapes[a]
+            return t
         if node.func == "first" and len(args) == 1:
             items = self._items(args[0], copy=False)
             return self.store(f"{items}[0] if {items} else None")

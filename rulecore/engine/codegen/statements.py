@@ -196,7 +196,8 @@ class StatementWriter(ExpressionWriter):
         w = self.w
         target = self.ex(node.target, sc)
         mark = self.ex(node.mark, sc)
-        self.need(f"type({mark}) is not str", node, "a mark is a text", mark)
+        if self.kind(mark) != "str":
+            self.need(f"type({mark}) is not str", node, "a mark is a text", mark)
         if node.target_kind == "player":
             self.need_int(target, node, "'mark player' needs a player", f"0 <= {target} < {self.rules.players}")
             w.line(f"S.mark_player({target}, {mark}, {node.remove!r})")
@@ -207,6 +208,10 @@ class StatementWriter(ExpressionWriter):
 
     def cards(self, value: str, node: Any, what: str) -> str:
         """The cards of a value as ``cards_of`` gives them; a value that is not cards fails as ``what ...``."""
+        if self.shapes.get(value) in ("tuple", "numbers"):  # a tuple: taken as it is, as the first test below would
+            return value
+        if self.kind(value) == "int":  # a card
+            return self.tuple(f"({value},)")
         ids = self.tmp()
         w = self.w
         w.line(f"if type({value}) is tuple: {ids} = {value}")

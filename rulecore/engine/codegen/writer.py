@@ -98,6 +98,8 @@ class Writer:
         self._tmp = 0
         self._roots = 0  # functions written: numbers their names (e1, m2, x3, b4)
         self.user_fns: dict[str, str] = {}  # user function name -> Python function name
+        # user function name -> what its result is sure to be (its kind, its shape), once it is written
+        self.returns: dict[str, tuple[str | None, str | None]] = {}
         self.pending: list[Lines] = []  # functions reached mid-function, appended after it
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
         # what a local holds when the writer knows it: "tuple" (a collection), "numbers" (a tuple of
