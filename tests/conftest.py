@@ -80,19 +80,22 @@ class Tiny:
 
     file = "inline.yaml"
 
-    def text(self, body: str, procedures: str = "", winners: str = "players", cards: str = "") -> str:
-        """The cardset text: ``body`` is the phase's effect, ``cards`` more entries under cards:."""
+    def text(self, body: str, procedures: str = "", winners: str = "players", cards: str = "",
+             functions: str = "") -> str:
+        """The cardset text: ``body`` is the phase's effect, ``cards`` more entries under cards:,
+        ``functions`` the entries under functions:."""
         body_text = textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8) or "        say 0"
         procs = ""
         if procedures:
             procs = "procedures:\n" + textwrap.indent(textwrap.dedent(procedures).strip("\n"), "  ")
         more = textwrap.indent(textwrap.dedent(cards).strip("\n"), "  ") if cards else ""
+        funcs = "functions:\n" + textwrap.indent(textwrap.dedent(functions).strip("\n"), "  ") + "\n" if functions else ""
         return (
             TINY.replace("@CARDS@\n", more + "\n" if more else "")
             .replace("@PROCEDURES@", procs)
             .replace("@BODY@", body_text)
             .replace("@WINNERS@", winners)
-        )
+        ) + funcs
 
     def cardset(self, body: str, **kw: Any) -> rulecore.Cardset:
         return load_cardset_text(self.text(body, **kw), self.file)

@@ -80,13 +80,12 @@ def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
     is one cheaper to work out again than to look up (no loop, no call: top_card())."""
     body = ('choose by 0 "Pick" { option each c in deck when c == head_card() or c == lucky() or c == top_card() '
             '{ say c } option "none" { say 0 } }')
-    text = tiny.text(body) + ("functions:\n  head_card: first(deck where it.power > 1)\n"
-                              "  lucky: first(random(deck))\n  top_card: first(deck)\n")
-    game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
+    functions = "head_card: first(deck where it.power > 1)\nlucky: first(random(deck))\ntop_card: first(deck)"
+    game = tiny.game(body, functions=functions)
     state = game.new_game(3)
     source = game.rules.generated.source
     assert source.count("memo.get(") == 1  # head_card() is kept for the pass, lucky() and top_card() are not
-    twin = rulecore.Game(load_cardset_text(text, tiny.file), 2).new_game(3)
+    twin = tiny.game(body, functions=functions).new_game(3)
     assert state.legal_actions() == twin.legal_actions() and state.to_json() == twin.to_json()
 
 
@@ -231,9 +230,8 @@ def test_what_a_user_function_gives_is_known_where_it_is_called(tiny):
     test around its result; it gives what the interpreter gives."""
     body = ("say unmarked(first(deck)) and count(deck) > 0\nmark card first(deck) \"seen\"\n"
             "say unmarked(first(deck)) or false\nsay count(heavy())\nmove heavy() to table\nsay count(table)")
-    text = tiny.text(body) + ("functions:\n  unmarked:\n    params: [c]\n    value: 'not (\"seen\" in c.marks)'\n"
-                              "  heavy: deck where it.power > 4\n")
-    game = rulecore.Game(load_cardset_text(text, tiny.file), 2)
+    game = tiny.game(body, functions="unmarked:\n  params: [c]\n  value: 'not (\"seen\" in c.marks)'\n"
+                                     "heavy: deck where it.power > 4")
     state = game.new_game(3)
     assert tiny.says(state) == ["true", "false", "3", "3"]
     source = game.rules.generated.source
