@@ -10,7 +10,6 @@ import grimp
 import pytest
 
 import rulecore
-from rulecore.cardset.loader import load_cardset_text
 from rulecore.engine.codegen import CodeGen
 from rulecore.engine.codegen.expressions import ExpressionWriter
 from rulecore.engine.codegen.statements import StatementWriter
