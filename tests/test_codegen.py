@@ -11,6 +11,7 @@ import pytest
 
 import rulecore
 from rulecore.engine.codegen import CodeGen
+from rulecore.engine.codegen.calls import CallWriter
 from rulecore.engine.codegen.expressions import ExpressionWriter
 from rulecore.engine.codegen.statements import StatementWriter
 
@@ -24,14 +25,14 @@ def test_an_error_inside_generated_code_names_the_expression_that_raised_it(tiny
     assert str(info.value).startswith(f"inline.yaml:{line}:{col} (in phase main): cannot carry this out: the text 'nozone' is not a zone")
 
 
-@pytest.mark.parametrize("missing", ["g_Seat", "g_Where", "g_Attr", "g_UserCall", "g_BinOp"])
+@pytest.mark.parametrize("missing", ["g_Seat", "g_Where", "g_Attr", "g_UserCall", "g_BinOp", "g_Call"])
 def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(tiny, monkeypatch, missing):
     """Without its writer method a node kind is compiled as a closure and gives the same results."""
     body = ("say left of 1\nsay count(deck where it.power > 1 and left of 0 == 1)\n"
             'say 3 + count(deck) * 2 - 7 % 4\nsay "n" + 5 + " and " + count(deck)\n'
             "for each c in deck where it.type == \"apple\" { say c.power }")
     expected = tiny.says(tiny.run(body))
-    monkeypatch.delattr(ExpressionWriter, missing)
+    monkeypatch.delattr(CallWriter if missing == "g_Call" else ExpressionWriter, missing)
     assert tiny.says(tiny.run(body)) == expected
 
 
@@ -249,3 +250,45 @@ def test_if_else_is_written_in_line_and_both_values_are_still_worked_out(tiny):
         tiny.run(body)
     line, _ = tiny.line_of(tiny.text(body), 'hand of "x"')
     assert str(info.value).startswith(f"inline.yaml:{line}:")
+
+
+def _pieces(game: rulecore.Game) -> str:
+    return "".join(src for src, _ in game.rules.generated.pieces.values())
+
+
+def test_a_call_of_the_rules_alone_on_constants_is_worked_out_once_when_written(tiny):
+    """split(option("mode") + ",x") reads only the game's rules: it is a constant of the generated code,
+    with the game's own option; a call that would fail (split of a number) is still written and fails
+    where it runs, as before."""
+    body = 'say count(split(option("mode") + ",x")) + max(option("speed"), 1)\nsay item(split(option("mode")), 0)'
+    game = tiny.game(body, options={"mode": "hard"})
+    assert tiny.says(game.new_game(1)) == ["4", "hard"]
+    assert "option" not in _pieces(game) and "split" not in _pieces(game)
+    bad = 'say 1\nsay split(option("speed"))'
+    with pytest.raises(rulecore.RuleError) as info:
+        tiny.run(bad)
+    line, col = tiny.line_of(tiny.text(bad), "split(")
+    assert str(info.value).startswith(f"inline.yaml:{line}:{col} ") and "split() needs a text" in str(info.value)
+
+
+def test_zone_of_owner_and_in_zones_read_the_table_in_line_with_the_built_ins_errors(tiny, monkeypatch):
+    """owner(zone_of(c)) and in_zones("hand") of a card and a zone name read the game's tables in line (no
+    call of the built-in on the way that works); a value that is no card fails with the built-in's words,
+    and in_zones past the step limit with in_zones()'s."""
+    body = 'move top(deck) to hand of 1\nsay owner(zone_of(first(hand of 1)))\nsay count(in_zones("hand")) + min(count(deck), 9)'
+    game = tiny.game(body)
+    state = game.new_game(1)
+    assert tiny.says(state) == ["1", str(len(state.zones["hand/0"]) + len(state.zones["hand/1"]) + len(state.zones["deck"]))]
+    source = _pieces(game)
+    assert re.search(r"if type\((t\d+)\) is int and 0 <= \1 < \d+: t\d+ = S\.where\[\1\]", source)
+    assert "= (*S.zones['hand/0'], *S.zones['hand/1'], )" in source and " = min(" in source
+    with pytest.raises(rulecore.RuleError, match=r"zone_of\(\) needs a card, got"):
+        tiny.run('say zone_of("deck")')
+    cs = tiny.cardset('say count(in_zones("deck", "deck", "deck", "deck", "deck"))')
+    with pytest.raises(rulecore.RuleError, match=r"in_zones\(\): the effects ran more than 20 steps") as info:
+        rulecore.Game(cs, 2, step_limit=20).new_game(1)
+    monkeypatch.delattr(CallWriter, "g_Call")  # the built-in called by its closure: the same error
+    with pytest.raises(rulecore.RuleError) as closure:
+        rulecore.Game(tiny.cardset('say count(in_zones("deck", "deck", "deck", "deck", "deck"))'), 2,
+                      step_limit=20).new_game(1)
+    assert str(closure.value) == str(info.value)

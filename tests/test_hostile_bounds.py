@@ -10,6 +10,7 @@ import pytest
 import rulecore
 from rulecore.cardset.loader import load_cardset_text
 from rulecore.cli.validate import validate_file
+from rulecore.engine.codegen.calls import CallWriter
 from rulecore.engine.codegen.expressions import ExpressionWriter
 
 from bounds_cases import (
@@ -23,8 +24,8 @@ def way(request, monkeypatch) -> str:
     """Each case runs twice: as generated code, and with the writer's expression methods removed
     (so that wheres, calls and user functions run as the interpreter's closures)."""
     if request.param == "closures":
-        for name in ("g_Where", "g_Call", "g_UserCall"):
-            monkeypatch.delattr(ExpressionWriter, name)
+        for writer, name in ((ExpressionWriter, "g_Where"), (CallWriter, "g_Call"), (ExpressionWriter, "g_UserCall")):
+            monkeypatch.delattr(writer, name)
     return request.param
 
 

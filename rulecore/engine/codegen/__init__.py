@@ -8,6 +8,7 @@ What each module holds, in the order they build on one another:
 - ``writer``: the base of the code writer: ``Lines`` (lines, indentation and, per line, the span
   of the node it was written for), ``Scope`` and ``Writer`` (constants, temporaries).
 - ``expressions``: ``ExpressionWriter``, expressions as straight-line code.
+- ``calls``: ``CallWriter``, calls of the built-ins (some worked out when written, some read in line).
 - ``statements``: ``StatementWriter``, statements that never pause.
 - ``choices``: ``ChoiceWriter``, menus' entries and the questions of choices and menus.
 - ``frames``: ``FrameWriter``, block functions for blocks that can pause.

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...lang import nodes as n
-from .expressions import ExpressionWriter
+from .calls import CallWriter
 from .writer import Scope
 
 
-class ChoiceWriter(ExpressionWriter):
+class ChoiceWriter(CallWriter):
     """Writes menus' entries and the questions of choices and menus."""
 
     def menu(self, node: n.Menu) -> str:

@@ -5,10 +5,10 @@ Python on locals (``ex`` and its ``g_`` method per node kind), a root's function
 Each value is stored in a temporary before the next is worked out, so random draws and errors
 come in the closures' order. ``it`` of a ``where`` or a per-item function is a loop variable, a
 user function is a Python function with its parameters (and ``you``/``this``) as arguments, zone
-keys and per-property card tables (``Rules.prop_tables``) are module constants,
-``count``/``first``/``in``/``where`` read a zone's list without copying it, ``usable``, ``prop``
-and ``shared_props`` read tables, and arithmetic on two whole numbers is plain Python. A node kind
-with no ``g_`` method here calls its closure (``Closures``) from the generated code.
+keys and per-property card tables (``Rules.prop_tables``) are module constants, ``in`` and
+``where`` read a zone's list without copying it, and arithmetic on two whole numbers is plain
+Python. Calls of the built-ins are written by ``CallWriter`` (``calls``). A node kind with no ``g_``
+method calls its closure (``Closures``) from the generated code.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ import re
 from typing import Any
 
 from ...lang import nodes as n
-from ...lang.functions import FUNCTIONS
 from ...lang.kinds import static_kind
-from ...lang.work import PER_ITEM_CALL
 from ...lang.nodes import walk
 from .nesting import MAX_EXPRESSION, nesting
 from .writer import Lines, Scope, Writer, is_local
@@ -462,130 +460,4 @@ class ExpressionWriter(Writer):
             self.known(t, kind)
         if shape is not None:
             self.shapes[t] = shape
-        return t
-
-    def g_Call(self, node: n.Call, sc: Scope) -> str:
-        sig = FUNCTIONS[node.func]
-        nc = self.node_const(node)
-        w = self.w
-        if sig.per_item:
-            coll = self.ex(node.args[0], sc)
-            key = f"k{self._tmp}"
-            self._tmp += 1
-            it = self.tmp()
-            w.line(f"def {key}({it}):")
-            w.indent()
-            value = self.ex(node.args[1], sc.with_it(it))
-            w.line(f"return {value}")
-            w.dedent()
-            t = self.tmp()
-            impl = self.const("I", node.func, sig.impl)
-            items = self.tmp()
-            w.line("try:")
-            w.line(f"    {items} = _items_of(ctx, {coll})")
-            w.line(f"    _spend({nc}, S, {PER_ITEM_CALL} + len({items}))")  # each item visited is a step
-            w.line(f"    {t} = {impl}(ctx, {items}, {key})")
-            w.line("except TypeError as exc:")
-            w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
-            return t
-        args = [self.ex(a, sc) for a in node.args]
-        if node.func == "count" and len(args) == 1 and self.is_zone(args[0]):
-            return self.known(self.store(f"len(S.zones[{args[0]}])"), "int")
-        if node.func == "count" and len(args) == 1 and args[0] in self.shapes:
-            a = args[0]
-            return self.known(self.store(f"len({a})" if self.shapes[a] != "zone" else f"len(S.zones[{a}])"), "int")
-        if node.func == "count" and len(args) == 1 and is_local(args[0]):
-            a = args[0]
-            t = self.tmp()
-            w.line(f"if type({a}) is str: {t} = len(S.zones[{a}])")
-            w.line(f"elif {a} is None: {t} = 0")
-            w.line(f"elif isinstance({a}, (tuple, list)): {t} = len({a})")
-            w.line(f"else: {t} = 1")
-            return self.known(t, "int")
-        if node.func == "shared_props" and len(args) >= 3 and all(
-            type(a) is n.Literal and a.value in self.rules.prop_tables for a in node.args[2:]
-        ):
-            a, b = args[0], args[1]
-            t = self.tmp()
-            terms = " + ".join(
-                f"({tab}[{a}] == {tab}[{b}])"
-                for tab in (self.const("P", v, self.rules.prop_tables[v]) for v in (getattr(p, "value") for p in node.args[2:]))
-            )
-            n_cards = len(self.rules.instance_type)
-            impl = self.const("I", node.func, sig.impl)
-            w.line(f"if type({a}) is not int or type({b}) is not int: {t} = 0")
-            w.line(f"elif 0 <= {a} < {n_cards} and 0 <= {b} < {n_cards}: {t} = 0 + {terms}")
-            w.line("else:")
-            w.line("    try:")
-            w.line(f"        {t} = {impl}(ctx{''.join(', ' + x for x in args)})")
-            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
-            w.line(f"        _call_failed({nc}, ({''.join(x + ', ' for x in args)}), exc)")
-            return t
-        if node.func == "prop" and len(args) == 2:
-            card, prop = args
-            tables = self.const("C", "prop_tables", self.rules.prop_tables)
-            t = self.tmp()
-            impl = self.const("I", node.func, sig.impl)
-            w.line(f"if type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)} and "
-                   f"type({prop}) is str and {prop} in {tables}: "
-                   f"{t} = {tables}[{prop}][{card}]")
-            w.line("else:")
-            w.line("    try:")
-            w.line(f"        {t} = {impl}(ctx, {card}, {prop})")
-            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
-            w.line(f"        _call_failed({nc}, ({card}, {prop}), exc)")
-            return t
-        if node.func == "usable" and type(node.args[1]) is n.Literal and type(node.args[1].value) is str:
-            # per card: 0 no such ability, 1 an ability without 'when', 2 one whose 'when' must be asked
-            ability = node.args[1].value
-            defs, itype = self.rules.defs, self.rules.instance_type
-            kinds = tuple(
-                0 if (a := defs[t].abilities.get(ability)) is None else 1 if a.when is None else 2 for t in itype
-            )
-            table = self.const("U", ability, kinds)
-            card = args[0]
-            t = self.tmp()
-            impl = self.const("I", node.func, sig.impl)
-            values = "".join(", " + a for a in args)
-            w.line(f"if type({card}) is int and 0 <= {card} < {len(kinds)} and {table}[{card}] != 2: "
-                   f"{t} = {table}[{card}] == 1")
-            w.line("else:")
-            w.line("    try:")
-            w.line(f"        {t} = {impl}(ctx{values})")
-            w.line("    except (TypeError, ValueError, KeyError, IndexError) as exc:")
-            w.line(f"        _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
-            return self.known(t, "bool")  # both ways (``_usable`` says bool)
-        if node.func == "if_else" and len(args) == 3:  # (both values are worked out, as the built-in's)
-            cond, a, b = args
-            t = self.store(f"{a} if {cond} else {b}")
-            if self.kind(a) is not None and self.kind(a) == self.kind(b):
-                self.known(t, self.kind(a))  # type: ignore[arg-type]
-            if a in self.shapes and self.shapes[a] == self.shapes.get(b):
-                self.shapes[t] = self.shapes[a]
-            return t
-        if node.func == "first" and len(args) == 1:
-            items = self._items(args[0], copy=False)
-            return self.store(f"{items}[0] if {items} else None")
-        t = self.tmp()
-        impl = self.const("I", node.func, sig.impl)
-        values = "".join(", " + a for a in args)
-        w.line("try:")
-        if args and node.func != "random" and all(self.is_zone(a) for a in args):
-            # a read of zones only: worked out once per pass that keeps a memo (a menu pass, every
-            # seat's heuristic at once), where no zone changes; the key is the built-in and its zones
-            key = f"({node.func!r}{values},)"
-            w.line("    memo = ctx.memo")
-            w.line(f"    {t} = _MISSING if memo is None else memo.get({key}, _MISSING)")
-            w.line(f"    if {t} is _MISSING:")
-            w.line(f"        {t} = {impl}(ctx{values})")
-            w.line(f"        if memo is not None: memo[{key}] = {t}")
-        else:
-            w.line(f"    {t} = {impl}(ctx{values})")
-        w.line("except (TypeError, ValueError, KeyError, IndexError) as exc:")
-        w.line(f"    _call_failed({nc}, ({''.join(a + ', ' for a in args)}), exc)")
-        returns = str(getattr(sig.impl, "__annotations__", {}).get("return", ""))
-        if returns.startswith("tuple"):  # the built-in says (and mypy checks) that it gives a collection
-            self.shapes[t] = "numbers" if returns == "tuple[int, ...]" else "tuple"
-        elif returns in ("int", "bool", "str"):  # ... or one value of this type
-            self.known(t, returns)
         return t

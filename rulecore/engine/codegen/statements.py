@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lang import nodes as n
-from .expressions import ExpressionWriter
+from .calls import CallWriter
 from .writer import Lines, Scope, effect_scope
 
 
@@ -23,7 +23,7 @@ _SET_NO_VARIABLE = frozenset({n.SetVar, n.CounterOp, n.Move, n.Shuffle, n.Sort, 
                               n.Reveal, n.Hide, n.Look, n.ExtraTurn, n.Say})
 
 
-class StatementWriter(ExpressionWriter):
+class StatementWriter(CallWriter):
     """Writes statements that never pause."""
 
     simple: dict[type, Any]  # statement kind -> its interpreter handler (the fallback), set by Compiler

@@ -2,7 +2,8 @@
 (how names read inside the function being written) and ``Writer``, the state every part of the
 writer shares: the module namespace and its constants, temporaries, and what each local holds.
 
-The parts build on it in one line: ``ExpressionWriter`` (expressions), then ``StatementWriter``
+The parts build on it in one line: ``ExpressionWriter`` (expressions), ``CallWriter`` (calls of the
+built-ins), then ``StatementWriter``
 (statements that never pause) and ``ChoiceWriter`` (menus and choices), then ``FrameWriter``
 (blocks that can pause), and ``CodeGen``, which compiles what they write.
 """
@@ -100,6 +101,7 @@ class Writer:
         self.user_fns: dict[str, str] = {}  # user function name -> Python function name
         # user function name -> what its result is sure to be (its kind, its shape), once it is written
         self.returns: dict[str, tuple[str | None, str | None]] = {}
+        self.folded: dict[str, Any] = {}  # temporary -> the constant it holds (a built-in worked out when written)
         self.pending: list[Lines] = []  # functions reached mid-function, appended after it
         self.block_fns: dict[int, str] = {}  # id(Block) -> its run function (procedure bodies)
         # what a local holds when the writer knows it: "tuple" (a collection), "numbers" (a tuple of
