@@ -292,3 +292,25 @@ def test_zone_of_owner_and_in_zones_read_the_table_in_line_with_the_built_ins_er
         rulecore.Game(tiny.cardset('say count(in_zones("deck", "deck", "deck", "deck", "deck"))'), 2,
                       step_limit=20).new_game(1)
     assert str(closure.value) == str(info.value)
+
+
+@pytest.mark.parametrize("body", [
+    "say sum(deck, it.power) + sum(players, sum(players, it + 1))",
+    'say sum(deck, if_else(it == first(deck), "x", it.power))',
+    'say sum(deck, if_else(it == first(deck), "x", count(hand of it)))',
+    "say sum(7, 1)",
+])
+def test_sum_is_a_loop_with_the_built_ins_value_and_error(tiny, monkeypatch, body):
+    """sum() is written as a loop (no function per item, no call of the built-in); every value is still
+    worked out before one that is no number fails it, so its value, or its error, is the built-in's."""
+    def said(game: rulecore.Game) -> str:
+        try:
+            return str(tiny.says(game.new_game(1)))
+        except rulecore.RuleError as exc:
+            return str(exc)
+
+    game = tiny.game(body)
+    inline = said(game)
+    assert "sum(" in _pieces(game) and "def k" not in _pieces(game)
+    monkeypatch.delattr(CallWriter, "g_Call")
+    assert said(tiny.game(body)) == inline

@@ -15,8 +15,8 @@ from typing import Any, Callable
 
 import attrs
 
-from .work import (TooMuchWork, Unfit, card_of, cards_checked, comparable, describe_value, number_of, player_of,
-                   spend, text_of)
+from .work import (TooMuchWork, Unfit, adds_numbers, card_of, cards_checked, comparable, describe_value, number_of,
+                   player_of, spend, text_of)
 
 __all__ = ["FUNCTIONS", "Sig", "TooMuchWork", "Unfit", "cards_of", "describe_value", "in_words", "items_of", "order_key",
            "ordered", "spend"]
@@ -237,8 +237,7 @@ def _per_item(reduce: Callable[[list[tuple[Any, Any]]], Any], fname: str = "", c
             values = [v for _, v in pairs]
             if check == "numbers":
                 bad = next(i for i, v in enumerate(values) if type(v) not in (int, bool))
-                raise Unfit(f"{fname}() adds numbers, but the value for item {bad + 1} is "
-                            f"{describe_value(values[bad])}") from None
+                raise adds_numbers(fname, bad, values[bad]) from None
             comparable(fname, values, "the value for item")
             raise
 

@@ -119,6 +119,11 @@ def number_of(fname: str, value: Any, what: str) -> int:
     return value
 
 
+def adds_numbers(fname: str, index: int, value: Any) -> Unfit:
+    """The error of a function adding values whose value for item ``index`` (from 0) is no number."""
+    return Unfit(f"{fname}() adds numbers, but the value for item {index + 1} is {describe_value(value)}")
+
+
 def comparable(fname: str, values: list[Any], what: str) -> list[Any]:
     """``values`` when they can be put in one order (numbers, or texts, or lists of them): else an
     ``Unfit`` naming the first that does not fit with the first."""

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ...lang import nodes as n
 from ...lang.functions import FUNCTIONS
-from ...lang.work import PER_ITEM_CALL
+from ...lang.work import PER_ITEM_CALL, adds_numbers
 from .expressions import ExpressionWriter
 from .writer import Scope, is_local
 
@@ -105,11 +105,13 @@ class CallWriter(ExpressionWriter):
         w.dedent()
 
     def _per_item(self, node: n.Call, sc: Scope) -> str:
-        """A per-item built-in (``sum``, ``highest``, ...): its value of ``it`` as a local function."""
+        """A per-item built-in (``highest``, ...): its value of ``it`` as a local function; ``sum`` a loop."""
         sig = FUNCTIONS[node.func]
         nc = self.node_const(node)
         w = self.w
         coll = self.ex(node.args[0], sc)
+        if node.func == "sum":
+            return self._sum(node, coll, sc)
         key = f"k{self._tmp}"
         self._tmp += 1
         it = self.tmp()
@@ -128,6 +130,42 @@ class CallWriter(ExpressionWriter):
         w.line("except TypeError as exc:")
         w.line(f"    _failed({nc}, {node.func + '(): '!r}, exc)")
         return t
+
+    def _sum(self, node: n.Call, coll: str, sc: Scope) -> str:
+        """``sum(collection, value of it)`` as a loop: every value is worked out (and its steps counted)
+        before a value that is no number fails the call, as in the built-in, with its error."""
+        nc = self.node_const(node)
+        w = self.w
+        items, total, it = self.tmp(), self.known(self.tmp(), "int"), self.tmp()
+        w.line("try:")
+        w.indent()
+        known = self.shapes.get(coll) in ("tuple", "numbers") or self.is_zone(coll)  # (no value changes a zone)
+        w.line(f"{items} = {self._items(coll, copy=False) if known else f'_items_of(ctx, {coll})'}")
+        w.line(f"_spend({nc}, S, {PER_ITEM_CALL} + len({items}))")  # each item visited is a step
+        w.line(f"{total} = 0")
+        if self.holds_numbers(coll):
+            self.known(it, "int")
+        inner = sc.with_it(it)
+        at, odd = self.tmp(), self.tmp()
+        w.line(f"{odd} = None")
+        loop = len(w.lines)
+        w.line(f"for {at}, {it} in enumerate({items}):")
+        w.indent()
+        value = self.ex(node.args[1], inner)
+        if self.kind(value) in ("int", "bool"):  # no value can fail: no count of the items, no odd one
+            w.line(f"{total} += {value}")
+            w.lines[loop] = w.lines[loop].replace(f"{at}, {it} in enumerate({items})", f"{it} in {items}")
+            del w.lines[loop - 1], w.spans[loop - 1]
+            w.dedent()
+        else:
+            w.line(f"if type({value}) is int or type({value}) is bool: {total} += {value}")
+            w.line(f"elif {odd} is None: {odd} = ({at}, {value})")
+            w.dedent()
+            w.line(f"if {odd} is not None: raise {self.const('C', 'adds_numbers', adds_numbers)}('sum', *{odd})")
+        w.dedent()
+        w.line("except TypeError as exc:")
+        w.line(f"    _failed({nc}, 'sum(): ', exc)")
+        return total
 
     # ---- worked out when written
     def _fold(self, node: n.Call, args: list[str]) -> str | None:

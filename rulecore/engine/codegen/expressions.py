@@ -209,15 +209,19 @@ class ExpressionWriter(Writer):
                 return self.store('{}["$it"]')  # a user function has no 'it' of its caller
             return self.store('E["$it"]')
         if name == "players":
-            return self.const("C", "seats", self.rules.seats)
+            seats = self.const("C", "seats", self.rules.seats)
+            self.shapes[seats] = "numbers"  # (a tuple of the seats)
+            return seats
         if name == "opponents":
             you = sc.you if is_local(sc.you) else self.store(sc.you)
             opp = self.const("C", "opponents", self.rules.opponents)
             if self.kind(you) != "int":
                 self.w.line(f"if type({you}) is not int: _no_opponents({self.node_const(node)})")
-            return self.store(f"{opp}[{you}]")
+            t = self.store(f"{opp}[{you}]")
+            self.shapes[t] = "numbers"  # (a tuple of the other seats)
+            return t
         if name == "round":
-            return self.store("S.round")
+            return self.known(self.store("S.round"), "int")
         if name == "player_count":
             return repr(self.rules.players)
         if name == "turn_player":

@@ -46,7 +46,7 @@ def nesting(node: Any, memo: dict[int, int]) -> int:
         sig = FUNCTIONS.get(node.func)
         inner = [nesting(a, memo) for a in node.args]
         if sig is not None and sig.per_item and len(inner) == 2:
-            inner[1] += 1  # the value of each item is a function of its own
+            inner[1] += 1  # the value of each item is a function of its own (sum's: inside its loop)
         depth = 1 + max(inner, default=0)  # the call's 'try'
     elif kind is n.Compare:
         depth = 1 + max(nesting(node.left, memo), nesting(node.right, memo))
