@@ -8,11 +8,12 @@ same error:
 - a call that reads only the game's rules, on constant arguments (``split(option("mats"))``), is
   worked out once, when it is written, and becomes a constant (``_fold``); one that would fail is
   written as a call, so that it fails where it runs;
-- the built-ins that read a table (``prop``, ``shared_props``, ``usable``, ``zone_of``, ``owner``) read
-  it in line when the argument is what the table is keyed by, and call the built-in otherwise, which
-  then works out the same value or the same error;
-- ``count``, ``first``, ``if_else``, ``in_zones`` of zone names and ``min``/``max`` of whole numbers are
-  written as the Python they amount to;
+- the built-ins that read a table (``prop``, ``shared_props``, ``usable``, ``zone_of``, ``owner``,
+  ``player_name``) read it in line when the argument is what the table is keyed by, and those that
+  take numbers (``min``, ``max``, ``item`` of a tuple, ``top`` of a zone) work in line on whole numbers;
+  otherwise they call the built-in, which then works out the same value or the same error;
+- ``count``, ``first``, ``if_else``, ``sum`` (a loop) and ``in_zones`` of zone names are written as the
+  Python they amount to;
 - a call that reads zones only is kept for the pass in a pass's memo (a menu's, every seat's
   heuristic at once).
 """
@@ -218,7 +219,8 @@ class CallWriter(ExpressionWriter):
             return None
         a, b = args[0], args[1]
         t = self.tmp()
-        tables = (self.const("P", p.value, self.rules.prop_tables[p.value]) for p in props)  # type: ignore[attr-defined]
+        tables = (self.const("P", p.value, self.rules.prop_tables[p.value])  # type: ignore[attr-defined]
+                  for p in props)
         terms = " + ".join(f"({tab}[{a}] == {tab}[{b}])" for tab in tables)
         n_cards = len(self.rules.instance_type)
         w = self.w
@@ -297,11 +299,47 @@ class CallWriter(ExpressionWriter):
         return t
 
     def _b_min(self, node: n.Call, args: list[str]) -> str | None:
-        if len(args) < 2 or not all(self.kind(a) == "int" for a in args):
+        if len(args) < 2:
             return None
-        return self.known(self.store(f"{node.func}({', '.join(args)})"), "int")  # whole numbers always compare
+        unsure = [a for a in args if self.kind(a) != "int"]
+        value = f"{node.func}({', '.join(args)})"  # whole numbers always compare
+        if not unsure:
+            return self.known(self.store(value), "int")
+        t = self.tmp()
+        self.w.line(f"if {' and '.join(f'type({a}) is int' for a in unsure)}: {t} = {value}")
+        self._else_call(node, args, t)
+        return t
 
     _b_max = _b_min
+
+    def _b_item(self, node: n.Call, args: list[str]) -> str | None:
+        coll, index = args
+        if self.shapes.get(coll) not in ("tuple", "numbers"):
+            return None
+        t = self.tmp()
+        self.w.line(f"if type({index}) is int: "
+                    f"{t} = {coll}[{index}] if -len({coll}) <= {index} < len({coll}) else None")
+        self._else_call(node, args, t)
+        return t
+
+    def _b_player_name(self, node: n.Call, args: list[str]) -> str | None:
+        names = self.const("C", "player_names", tuple(self.rules.player_label(p) for p in range(self.rules.players)))
+        who = args[0]
+        t = self.tmp()
+        self.w.line(f"if type({who}) is int and 0 <= {who} < {self.rules.players}: {t} = {names}[{who}]")
+        self._else_call(node, args, t)
+        return self.known(t, "str")  # both ways (``_player_name`` says str)
+
+    def _b_top(self, node: n.Call, args: list[str]) -> str | None:
+        zone = args[0]
+        count = args[1] if len(args) == 2 else "1"
+        if not (self.is_zone(zone) or self.shapes.get(zone) == "zone"):
+            return None
+        t = self.tmp()
+        self.w.line(f"if type({count}) is int: {t} = tuple(S.zones[{zone}][:{count} if {count} > 0 else 0])")
+        self._else_call(node, args, t)
+        self.shapes[t] = "numbers"
+        return t
 
     def _b_first(self, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 1:
