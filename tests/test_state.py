@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 import rulecore
+from rulecore.engine.rules import Rules
 from rulecore.lang.functions import FUNCTIONS
 from table_helpers import finish, play
 
@@ -130,20 +131,19 @@ def test_heuristics_reads_each_seats_pile_once(wh, monkeypatch):
 def test_heuristics_works_a_heuristic_that_reads_no_seat_out_once(monkeypatch):
     """heuristics() works out once a heuristic no seat changes (Approaching Dawn's, a cooperative game's)
     and gives every seat that value; Witching Hour's, which reads 'you', is worked out per seat."""
-    calls = []
-    sig = FUNCTIONS["in_zones"]
-
-    def counting(ctx, *args):
-        calls.append(args)
-        return sig.impl(ctx, *args)
-
-    monkeypatch.setitem(FUNCTIONS, "in_zones", attrs.evolve(sig, impl=counting))
-    game = rulecore.Game(rulecore.load_cardset("approaching-dawn"), 3)  # its code calls the counting one
+    game = rulecore.Game(rulecore.load_cardset("approaching-dawn"), 3)
     assert game.rules.heuristic_seatless
     s = play(game.new_game(seed=4), 6)
-    calls.clear()
+    calls = []
+    evaluate = Rules.evaluate
+
+    def counting(self, expr, ctx):
+        calls.append(ctx.env["$you"])
+        return evaluate(self, expr, ctx)
+
+    monkeypatch.setattr(Rules, "evaluate", counting)
     values = s.heuristics()
-    assert len(calls) == 2 and len(set(values)) == 1  # in_zones("locus") and in_zones("facing"), once
+    assert calls == [0] and len(values) == 3 and len(set(values)) == 1  # worked out once, for seat 0
     assert [s.heuristic(p) for p in range(3)] == values
     assert not rulecore.Game(rulecore.load_cardset("witching-hour"), 3).rules.heuristic_seatless
 
