@@ -341,3 +341,26 @@ def test_built_ins_written_in_line_give_the_built_ins_value_or_error(tiny, monke
     inline = _said(tiny, tiny.game(body))
     monkeypatch.delattr(CallWriter, "g_Call")
     assert _said(tiny, tiny.game(body)) == inline
+
+
+@pytest.mark.parametrize("body,limit", [
+    ("say stronger(first(deck), 1) and not stronger(first(deck), 99)\nsay stronger(first(deck), none)", None),
+    ('say stronger("x", 1)', None), ("say twice(count(deck)) + twice(1)", None),
+    ("say sum(deck, twice(it))", 16),
+])
+def test_a_short_user_function_is_written_where_it_is_called_with_the_same_value_steps_and_errors(
+        tiny, monkeypatch, body, limit):
+    """A user function of a few lines with no loop and no call is written in line at each call (no Python
+    call), still counting its step; its value, or the error its body raises (located in the function's
+    text), or the step limit's error, is what calling it through its closure gives."""
+    functions = "stronger:\n  params: [c, n]\n  value: c.power > n or n == none\ntwice:\n  params: [x]\n  value: x + x"
+    kw = {} if limit is None else {"step_limit": limit}
+
+    def game() -> rulecore.Game:
+        return rulecore.Game(tiny.cardset(body, functions=functions), 2, **kw)
+
+    inline = game()
+    said = _said(tiny, inline)
+    assert "def u_" not in _pieces(inline)
+    monkeypatch.delattr(ExpressionWriter, "g_UserCall")
+    assert _said(tiny, game()) == said

@@ -450,14 +450,20 @@ class ExpressionWriter(Writer):
         return self.known(self.store(f"({p} + {node.step}) % {self.rules.players}"), "int")
 
     def g_UserCall(self, node: n.UserCall, sc: Scope) -> str:
-        fname = self.user_function(node.func)
+        func = self.compiler.functions[node.func]
+        # a body of a few lines with no loop and no call is written where it is called (it nests at most
+        # two levels deeper than the call, within Python's limits: see ``nesting``)
+        inline = _cheap(func.body) and nesting(func.body, self.compiler.nests) <= 2
+        fname = None if inline else self.user_function(node.func)
         you = sc.you if is_local(sc.you) else self.store(sc.you)
         this = sc.this if is_local(sc.this) else self.store(sc.this)
         args = [self.ex(a, sc) for a in node.args]
-        params = self.compiler.functions[node.func].params
+        params = func.params
         args = args[: len(params)] + ["None"] * (len(params) - len(args))
         self.w.line("S.steps += 1")  # each call is a step (``_spend`` written out: it runs in loops)
         self.check_steps(node)
+        if fname is None:
+            return self.ex(func.body, Scope(None, you, this, dict(zip(params, args))))
         t = self.store(f"{fname}(ctx, {you}, {this}{''.join(', ' + a for a in args)})")
         kind, shape = self.returns.get(node.func, (None, None))
         if kind is not None:
