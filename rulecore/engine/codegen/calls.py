@@ -105,6 +105,14 @@ class CallWriter(ExpressionWriter):
         self._call(node, args, t)
         w.dedent()
 
+    def _in_line(self, node: n.Call, args: list[str], test: str, value: str, kind: str | None = None) -> str:
+        """Write ``if TEST: t = VALUE`` and, else, the general call into ``t``; ``kind``: what ``t`` holds
+        both ways."""
+        t = self.tmp()
+        self.w.line(f"if {test}: {t} = {value}")
+        self._else_call(node, args, t)
+        return self.known(t, kind) if kind is not None else t
+
     def _per_item(self, node: n.Call, sc: Scope) -> str:
         """A per-item built-in (``highest``, ...): its value of ``it`` as a local function; ``sum`` a loop."""
         sig = FUNCTIONS[node.func]
@@ -234,11 +242,8 @@ class CallWriter(ExpressionWriter):
             return None
         card, prop = args
         tables = self.const("C", "prop_tables", self.rules.prop_tables)
-        t = self.tmp()
-        self.w.line(f"if type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)} and "
-                    f"type({prop}) is str and {prop} in {tables}: {t} = {tables}[{prop}][{card}]")
-        self._else_call(node, args, t)
-        return t
+        return self._in_line(node, args, f"type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)} "
+                             f"and type({prop}) is str and {prop} in {tables}", f"{tables}[{prop}][{card}]")
 
     def _b_usable(self, node: n.Call, args: list[str]) -> str | None:
         ability = node.args[1]
@@ -251,26 +256,18 @@ class CallWriter(ExpressionWriter):
         )
         table = self.const("U", ability.value, kinds)
         card = args[0]
-        t = self.tmp()
-        self.w.line(f"if type({card}) is int and 0 <= {card} < {len(kinds)} and {table}[{card}] != 2: "
-                    f"{t} = {table}[{card}] == 1")
-        self._else_call(node, args, t)
-        return self.known(t, "bool")  # both ways (``_usable`` says bool)
+        return self._in_line(node, args, f"type({card}) is int and 0 <= {card} < {len(kinds)} and {table}[{card}] != 2",
+                             f"{table}[{card}] == 1", "bool")  # (``_usable`` says bool)
 
     def _b_zone_of(self, node: n.Call, args: list[str]) -> str | None:
         card = args[0]
-        t = self.tmp()
-        self.w.line(f"if type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)}: {t} = S.where[{card}]")
-        self._else_call(node, args, t)
-        return self.known(t, "str")  # both ways (``_zone_of`` says str)
+        return self._in_line(node, args, f"type({card}) is int and 0 <= {card} < {len(self.rules.instance_type)}",
+                             f"S.where[{card}]", "str")  # (``_zone_of`` says str)
 
     def _b_owner(self, node: n.Call, args: list[str]) -> str | None:
         zone = args[0]
         owners = self.const("C", "zone_owner", self.rules.zone_owner)
-        t = self.tmp()
-        self.w.line(f"if type({zone}) is str and {zone} in {owners}: {t} = {owners}[{zone}]")
-        self._else_call(node, args, t)
-        return t
+        return self._in_line(node, args, f"type({zone}) is str and {zone} in {owners}", f"{owners}[{zone}]")
 
     def _b_in_zones(self, node: n.Call, args: list[str]) -> str | None:
         names = [a.value for a in node.args if type(a) is n.Literal]
@@ -305,10 +302,7 @@ class CallWriter(ExpressionWriter):
         value = f"{node.func}({', '.join(args)})"  # whole numbers always compare
         if not unsure:
             return self.known(self.store(value), "int")
-        t = self.tmp()
-        self.w.line(f"if {' and '.join(f'type({a}) is int' for a in unsure)}: {t} = {value}")
-        self._else_call(node, args, t)
-        return t
+        return self._in_line(node, args, " and ".join(f"type({a}) is int" for a in unsure), value)
 
     _b_max = _b_min
 
@@ -316,28 +310,22 @@ class CallWriter(ExpressionWriter):
         coll, index = args
         if self.shapes.get(coll) not in ("tuple", "numbers"):
             return None
-        t = self.tmp()
-        self.w.line(f"if type({index}) is int: "
-                    f"{t} = {coll}[{index}] if -len({coll}) <= {index} < len({coll}) else None")
-        self._else_call(node, args, t)
-        return t
+        return self._in_line(node, args, f"type({index}) is int",
+                             f"{coll}[{index}] if -len({coll}) <= {index} < len({coll}) else None")
 
     def _b_player_name(self, node: n.Call, args: list[str]) -> str | None:
-        names = self.const("C", "player_names", tuple(self.rules.player_label(p) for p in range(self.rules.players)))
+        names = self.const("C", "player_names", tuple(map(self.rules.player_label, range(self.rules.players))))
         who = args[0]
-        t = self.tmp()
-        self.w.line(f"if type({who}) is int and 0 <= {who} < {self.rules.players}: {t} = {names}[{who}]")
-        self._else_call(node, args, t)
-        return self.known(t, "str")  # both ways (``_player_name`` says str)
+        return self._in_line(node, args, f"type({who}) is int and 0 <= {who} < {self.rules.players}",
+                             f"{names}[{who}]", "str")  # (``_player_name`` says str)
 
     def _b_top(self, node: n.Call, args: list[str]) -> str | None:
         zone = args[0]
         count = args[1] if len(args) == 2 else "1"
         if not (self.is_zone(zone) or self.shapes.get(zone) == "zone"):
             return None
-        t = self.tmp()
-        self.w.line(f"if type({count}) is int: {t} = tuple(S.zones[{zone}][:{count} if {count} > 0 else 0])")
-        self._else_call(node, args, t)
+        t = self._in_line(node, args, f"type({count}) is int",
+                          f"tuple(S.zones[{zone}][:{count} if {count} > 0 else 0])")
         self.shapes[t] = "numbers"
         return t
 
