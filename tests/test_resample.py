@@ -224,6 +224,8 @@ def test_resample_many_rejects_a_bad_seed_and_deals_nothing_for_no_seed():
     with pytest.raises(rulecore.IllegalActionError):
         state.resample_many(0, [1, "2"])  # type: ignore[list-item]
     assert state.resample_many(0, []) == []
+    with pytest.raises(rulecore.IllegalActionError, match="'seeds' must be a list of seeds"):
+        state.resample_many(0, 7)  # type: ignore[arg-type]
 
 
 def test_resample_seed_mixes_in_what_the_player_knows():

@@ -277,6 +277,8 @@ class State:
     def resample_many(self, player: int, seeds: Sequence[int]) -> "list[State]":
         """``[resample(player, seed) for seed in seeds]``, the same worlds, reading what ``player`` knows once."""
         self._check_player(player)
+        if not isinstance(seeds, (list, tuple, range)):
+            raise arguments.bad("seeds", "a list of seeds", seeds, IllegalActionError)
         for seed in seeds:
             arguments.seed("seed", seed, error=IllegalActionError)
         if not seeds:

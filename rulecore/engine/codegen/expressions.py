@@ -4,7 +4,8 @@ Python on locals (``ex`` and its ``g_`` method per node kind), a root's function
 
 Each value is stored in a temporary before the next is worked out, so random draws and errors
 come in the closures' order. ``it`` of a ``where`` or a per-item function is a loop variable, a
-user function is a Python function with its parameters (and ``you``/``this``) as arguments, zone
+user function is a Python function with its parameters (and ``you``/``this``) as arguments (a short
+one, no loop and no call in it, is written where it is called), zone
 keys and per-property card tables (``Rules.prop_tables``) are module constants, ``in`` and
 ``where`` read a zone's list without copying it, and arithmetic on two whole numbers is plain
 Python. Calls of the built-ins are written by ``CallWriter`` (``calls``). A node kind with no ``g_``

@@ -8,8 +8,10 @@ nested blocks``, ``IndentationError``), and any cardset may nest its effects dee
 level counts as a block and as an indentation, so the count bounds both. Past ``MAX_STATEMENT``
 a statement runs as the interpreter's frames (``Compiler.can_pause``: each of its blocks becomes a
 block function of its own, starting again at the left), past ``MAX_EXPRESSION`` an expression
-runs as its closure (``ExpressionWriter.ex``). So generated code stays within Python's limits for
-every cardset, and gives the same results (the interpreter and the closures are the reference).
+runs as its closure (``ExpressionWriter.ex``). A short user function written where it is called
+(``ExpressionWriter.g_UserCall``) nests at most two levels more, within the margin the two limits
+leave. So generated code stays within Python's limits for every cardset, and gives the same results
+(the interpreter and the closures are the reference).
 """
 
 from __future__ import annotations

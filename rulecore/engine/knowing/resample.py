@@ -28,7 +28,8 @@ pending question) and how many events they were shown.  Any part of what the pla
 keep the promise (two states they cannot tell apart resample alike for one seed); these parts
 are hashed so that one seed deals other worlds in other situations, and neither the whole view
 nor the events need to be built.  The result is marked as arranged (its history is not a real
-game's: every action reads ``"?"``).
+game's: every action reads ``"?"``).  All of this but the deal is read once per state and player
+(``Dealer``), so the worlds of many seeds (``State.resample_many``) share it.
 
 Cards the rules hold follow the deal: each card a pending frame's variable, loop, choice or menu
 holds, or a game variable, becomes the card dealt at its place (``_remap_held``; which variables
