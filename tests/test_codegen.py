@@ -217,9 +217,10 @@ def test_a_check_made_inside_a_branch_does_not_vouch_for_the_lines_after_it(tiny
 
 
 def test_numbers_the_writer_is_sure_of_are_added_and_compared_without_type_tests(tiny):
-    """count() and counters are whole numbers, comparisons truth values: a root of them has no type
-    test and no fallback, and gives what the interpreter gives."""
-    state = tiny.run("say count(deck) * 2 + 1 > count(hand of 0) - 1 and not count(deck) < 0")
+    """count() and counters are whole numbers, comparisons truth values, the items of a list of numbers
+    numbers: a root of them has no type test and no fallback, and gives what the interpreter gives."""
+    state = tiny.run("say count(deck) * 2 + 1 > count(hand of 0) - 1 and not count(deck) < 0 "
+                     "and count([1, 2, 3] where it > 1) == 2")
     assert tiny.says(state) == ["true"]
     roots = [src for src, _ in state.game.rules.generated.pieces.values() if src.startswith("def e")]
     assert roots and not any("type(" in src or "_binop_slow" in src or "bool(" in src for src in roots)

@@ -177,7 +177,10 @@ class ExpressionWriter(Writer):
 
     def g_ListExpr(self, node: n.ListExpr, sc: Scope) -> str:
         items = [self.ex(i, sc) for i in node.items]
-        return self.tuple("(" + "".join(i + ", " for i in items) + ")")
+        t = self.tuple("(" + "".join(i + ", " for i in items) + ")")
+        if items and all(self.kind(i) == "int" for i in items):
+            self.shapes[t] = "numbers"  # ([1, 2, 3]: a loop over it or what a 'where' keeps of it holds numbers)
+        return t
 
     def g_Var(self, node: n.Var, sc: Scope) -> str:
         if node.name in sc.names:
