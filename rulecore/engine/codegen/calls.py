@@ -115,12 +115,12 @@ class CallWriter(ExpressionWriter):
 
     def _per_item(self, node: n.Call, sc: Scope) -> str:
         """A per-item built-in (``highest``, ...): its value of ``it`` as a local function; ``sum`` a loop."""
-        sig = FUNCTIONS[node.func]
-        nc = self.node_const(node)
-        w = self.w
         coll = self.ex(node.args[0], sc)
         if node.func == "sum":
             return self._sum(node, coll, sc)
+        sig = FUNCTIONS[node.func]
+        nc = self.node_const(node)
+        w = self.w
         key = f"k{self._tmp}"
         self._tmp += 1
         it = self.tmp()

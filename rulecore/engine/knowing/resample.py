@@ -62,11 +62,6 @@ HIDDEN_ACTION = "?"
 ASK_AGAIN_DEALS = 16  # deals tried for another player's pending question before resample gives up (RuleError)
 
 
-def resample(state: "State", player: int, seed: int) -> "State":
-    """A world ``player`` cannot tell from ``state``, dealt from ``seed`` (see the module's docstring)."""
-    return Dealer(state, player).deal(seed)
-
-
 class Dealer:
     """What ``player`` knows of ``state``, read once, and ``deal``, which deals a world from a seed: the
     worlds of one state for many seeds (a search's) share the reading, the larger part of the work."""
@@ -142,7 +137,7 @@ class Dealer:
         self.named = named
 
     def deal(self, seed: int) -> "State":
-        """A world dealt from ``seed``: the same as ``resample(state, player, seed)``."""
+        """A world ``player`` cannot tell from ``state``, dealt from ``seed`` (see the module's docstring)."""
         state, player, hidden, named, order, runs = self.state, self.player, self.hidden, self.named, self.order, self.runs
         digest = hashlib.blake2b(f"({seed!r}, {self.known}".encode(), digest_size=16).digest()
         unmoved = list(range(self.count))
