@@ -36,15 +36,33 @@ def test_an_expression_kind_the_writer_does_not_know_runs_through_its_closure(ti
     assert tiny.says(tiny.run(body)) == expected
 
 
-@pytest.mark.parametrize("missing", ["s_Let", "s_Move", "s_CounterOp", "s_Mark", "s_If", "s_ForEach"])
+@pytest.mark.parametrize("missing", ["s_Let", "s_Move", "s_CounterOp", "s_Mark", "s_If", "s_ForEach", "s_Flip",
+                                     "s_Say"])
 def test_a_statement_the_writer_does_not_know_runs_through_its_handler(tiny, monkeypatch, missing):
     """Without its writer method a statement that never pauses calls its interpreter handler instead."""
     body = ("let a = 2\nmove top(deck, a) to table\nadd a to pool\nsay count(table)\nsay pool\n"
             'for each c in table { mark card c "seen" }\nif count(table) > 1 { mark player 1 "busy" }\n'
-            "say count(table where \"seen\" in it.marks)\nsay player_marks(1)")
+            "say count(table where \"seen\" in it.marks)\nsay player_marks(1)\nturn first(table) face up\n"
+            "say first(table).face_up\nsay table to [1]\nturn table face down\nsay count(table where it.face_up)")
     expected = tiny.says(tiny.run(body))
     monkeypatch.delattr(StatementWriter, missing)
     assert tiny.says(tiny.run(body)) == expected
+
+
+@pytest.mark.parametrize("text", ['"ab" + s', "[1, 2]", "count(deck) + s", "s + s + s + s + s + s"])
+def test_a_say_with_events_off_still_works_its_text_out_and_fails_as_it_would(tiny, text):
+    """Without events a 'say' records nothing, but its text is still worked out and one too long still fails."""
+    body = f'let s = "abcd"\nrepeat 9 {{ let s = s + s }}\nsay {text}\nsay 1'
+    recorded = rulecore.Game(tiny.cardset(body), 2)
+    quiet = rulecore.Game(tiny.cardset(body), 2, record_events=False)
+    try:
+        tiny.says(recorded.new_game(1))
+    except rulecore.RuleError as exc:
+        with pytest.raises(rulecore.RuleError) as info:
+            quiet.new_game(1)
+        assert str(info.value) == str(exc)
+    else:
+        assert tiny.says(quiet.new_game(1)) == []
 
 
 def test_generated_code_is_written_only_for_what_runs(tiny):

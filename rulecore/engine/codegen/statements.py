@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...lang import nodes as n
+from ...lang.work import MAX_SAID
 from .calls import CallWriter
 from .writer import Lines, Scope, effect_scope
 
@@ -231,3 +232,18 @@ class StatementWriter(CallWriter):
             self.need(f"type({dest}) is not str or {dest} not in S.zones", node, "'move ... to' needs a zone", dest)
         ids = self.cards(cards, node, "'move' ")
         w.line(f"if {ids}: S.move_by_rule({self.node_const(node)}, {ids}, {dest}, E)")
+
+    def s_Flip(self, node: n.Flip, sc: Scope) -> None:
+        ids = self.cards(self.ex(node.cards, sc), node, "'turn ... face' ")
+        self.w.line(f"S.flip({ids}, {node.face == 'up'!r})")
+
+    def s_Say(self, node: n.Say, sc: Scope) -> None:
+        text = self.ex(node.text, sc)
+        said = self.const("Q", "said", self.compiler.machine["said"])
+        call = f"{said}(S, {self.node_const(node)}, {text}, E)"
+        if node.to is not None:
+            self.w.line(call)
+            return
+        # nothing to record, and a text that short (4 bytes a character at most) is never too long
+        odd = "" if self.kind(text) == "str" else f"type({text}) is not str or "
+        self.w.line(f"if S.record_events or {odd}len({text}) > {MAX_SAID // 4}: {call}")

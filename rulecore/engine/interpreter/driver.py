@@ -16,7 +16,7 @@ from ...lang.functions import in_words
 from ...errors import RuleError
 from . import choices, control, signals
 from .frames import DIRECT_DEPTH, Frame, h_block, ran_away
-from .simple import SIMPLE, h_simple
+from .simple import SIMPLE, h_simple, said
 
 if TYPE_CHECKING:
     from ..state import State
@@ -143,5 +143,6 @@ MACHINE: dict[str, Any] = {
     "ask_choice": choices.ask_choice,
     "offer": choices.offer,
     "wait_unbuilt": choices.wait_unbuilt,
+    "said": said,
     "direct_depth": DIRECT_DEPTH,
 }

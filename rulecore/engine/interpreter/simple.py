@@ -142,7 +142,12 @@ def s_extra_turn(state: "State", node: n.ExtraTurn, env: dict) -> None:
 
 
 def s_say(state: "State", node: n.Say, env: dict) -> None:
-    text = ev(state, node.text, env)
+    said(state, node, ev(state, node.text, env), env)
+
+
+def said(state: "State", node: n.Say, text: Any, env: dict) -> None:
+    """A 'say' of ``text`` (worked out already): checked, its players worked out, and written into the
+    event log.  Generated code calls this too, where events are recorded or the text might fail."""
     if type(text) is not str:
         text = state.rules.text(text, node.kind)
     if text_bytes(text) > MAX_SAID:
