@@ -5,6 +5,7 @@ package may import."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import grimp
 import pytest
@@ -90,6 +91,42 @@ def test_generated_statements_give_the_interpreters_results(tiny):
     s = tiny.run("let n = 0\nwhile n < 3 { let n = n + 1\nif n == 2 { say \"two\" } elif n == 3 { say \"three\" }"
                  " else { say n } }\nrepeat 2 { for each c in top(deck, 2) { move c to table } }\nsay count(table)")
     assert tiny.says(s) == ["1", "two", "three", "4"]
+
+
+PAUSING_WHILE = (
+    'let n = 0\nwhile n < 40 {\n  let n = n + 1\n  if n % 7 == 0 {\n    let who = n % 2\n    choose by who "Go on?" {\n'
+    '      option "yes" { say "on " + n }\n      option "stop" when n > 20 { break }\n    }\n  }\n'
+    '  if n == 33 { break }\n}\nsay "done " + n\nlet m = 0\nwhile m < 5000 { let m = m + 1\n'
+    '  if m == 6000 { choose by 0 "Never" always { option "a" { } } } }\nsay m'
+)
+
+
+def _played(game: rulecore.Game) -> tuple[list[str], list[Any]]:
+    """The texts said in a game played by its first option, and the steps of each run (or the error)."""
+    state, steps = None, []
+    try:
+        state = game.new_game(1)
+        while not state.is_terminal():
+            steps.append(state.steps)
+            state.apply(state.legal_actions()[-1 if len(steps) % 3 else 0])
+        steps.append(state.steps)
+    except rulecore.RuleError as exc:
+        steps.append(str(exc))
+    return ([e["text"] for e in state.events() if e["type"] == "say"] if state is not None else []), steps
+
+
+@pytest.mark.parametrize("limit", [None, 30, 55, 56, 57, 10001, 10002, 10003])
+def test_a_while_that_can_pause_runs_as_its_frame_function_as_the_interpreter_runs_it(tiny, monkeypatch, limit):
+    """A 'while' with a choice inside has a frame function (FrameWriter.loop): its turns, breaks, the
+    steps each run counts and where the step limit stops it are those of the interpreter's h_while."""
+    from rulecore.engine.codegen.frames import FrameWriter
+
+    limits = {} if limit is None else {"step_limit": limit}
+    framed = _played(rulecore.Game(tiny.cardset(PAUSING_WHILE), 2, **limits))
+    monkeypatch.delattr(FrameWriter, "loop")
+    assert _played(rulecore.Game(tiny.cardset(PAUSING_WHILE), 2, **limits)) == framed
+    if limit is None:
+        assert framed[0] == ["on 7", "on 14", "done 21", "5000"], framed
 
 
 def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):

@@ -46,7 +46,10 @@ How effects run
   statement, or popped in tail position), pushes the statement's frame and runs it in the same
   Python call (procedure calls and ifs through the entered block's function, choices and menus
   written inline up to the question, anything else through its interpreter handler), going on
-  when it comes back with no question pending. The frames ``(node, pc, data, env)`` on the
+  when it comes back with no question pending. A 'while' that can pause has a *frame function*
+  of its own, in the same shape (``FrameWriter.loop``): it tests the condition, runs the body's
+  block function and takes the next turn in the same call, also when the run loop resumes it
+  after a decision. The frames ``(node, pc, data, env)`` on the
   stack at a decision are the interpreter's, so ``clone``, ``to_json``/``load_state``,
   ``replay``, ``resample``, sealed ``simultaneously`` parts and ``State.arrange`` work exactly.
 - **Fallbacks**: an expression kind the writer does not know is compiled by the closure

@@ -34,7 +34,9 @@ class Compiler(Closures):
         self.machine = machine or {}
         self._pauses: dict[int, bool] = {}  # id(statement) -> can_pause
         self.nests: dict[int, int] = {}  # id(node) -> how deeply its generated code nests (see ``nesting``)
-        self.blocks: dict[int, BlockFn] = {}  # id(Block) -> its generated block function (see ``block_fn``)
+        # id(Block), id(While) -> its generated frame function (see ``block_fn``)
+        self.blocks: dict[int, BlockFn] = {}
+        self.framed: frozenset[type] = frozenset({n.Block})  # the statements whose frames run as frame functions
         self.menus: dict[int, Callable[..., Any]] = {}  # id(Menu) -> its generated entries function (ctx, chooser)
         self.generated: list[Generated] = []
 
@@ -74,8 +76,9 @@ class Compiler(Closures):
         return result
 
     def block_fn(self, block: Any) -> BlockFn:
-        """The generated function ``(state, E, pc)`` that runs the frame of ``block`` from
-        position ``pc`` (see ``FrameWriter.block``): written and compiled the first time it is asked for."""
+        """The generated function ``(state, E, pc)`` that runs the frame of ``block`` (a block, or a
+        'while' that can pause) from position ``pc`` (see ``FrameWriter.block`` and ``loop``): written
+        and compiled the first time it is asked for."""
         fn = self.blocks.get(id(block))
         if fn is None:
             fn = self.blocks[id(block)] = self.gen.function(("block", block))
@@ -87,6 +90,8 @@ class Compiler(Closures):
         the first time it runs, so a game pays only for the effects it reaches."""
         gen = self.gen = CodeGen(self, rules, name)
         gen.simple = self.simple
+        if hasattr(gen, "loop"):  # else the interpreter's ``h_while`` takes the frame of a 'while' that can pause
+            self.framed = frozenset({n.Block, n.While})
         for node in roots:
             if id(node) not in self.cache:
                 self.cache[id(node)] = gen.lazy(node, self.cache)

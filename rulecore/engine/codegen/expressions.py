@@ -32,9 +32,14 @@ _CHEAP = (n.Literal, n.Var, n.GameVar, n.ZoneRef, n.CounterRef, n.Attr, n.Builti
           n.Neg, n.And, n.Or, n.Seat)
 
 
-def _cheap(body: Any) -> bool:
-    return all(isinstance(x, _CHEAP) or (isinstance(x, n.Call) and x.func in ("first", "count") and len(x.args) == 1)
+def _cheap(body: Any, kinds: tuple[type, ...] = _CHEAP) -> bool:
+    return all(isinstance(x, kinds) or (isinstance(x, n.Call) and x.func in ("first", "count") and len(x.args) == 1)
                for x in walk(body))
+
+
+# a user function whose body is only of these is written where it is called (no loop, no call: a
+# membership test of a collection is one 'in')
+_IN_LINE = (*_CHEAP, n.Contains)
 
 
 class ExpressionWriter(Writer):
@@ -457,7 +462,7 @@ class ExpressionWriter(Writer):
         func = self.compiler.functions[node.func]
         # a body of a few lines with no loop and no call is written where it is called (it nests at most
         # two levels deeper than the call, within Python's limits: see ``nesting``)
-        inline = _cheap(func.body) and nesting(func.body, self.compiler.nests) <= 2
+        inline = _cheap(func.body, _IN_LINE) and nesting(func.body, self.compiler.nests) <= 2
         fname = None if inline else self.user_function(node.func)
         you = sc.you if is_local(sc.you) else self.store(sc.you)
         this = sc.this if is_local(sc.this) else self.store(sc.this)

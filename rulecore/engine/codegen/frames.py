@@ -8,7 +8,9 @@ can pause, the frame is left exactly as the interpreter's ``h_block`` leaves it 
 statement, or popped when the statement is the last: tail position), and the statement's frame is
 pushed; then the statement runs at once, in this Python call, instead of going back round the
 interpreter's loop: a procedure call or an 'if' calls the block function of the body it enters, a
-choice or a menu is written out up to its question (``ChoiceWriter``), and any other statement is
+'while' its own frame function (``loop``: the interpreter's ``h_while`` with the body run at once and
+the next turn taken in the same call), a choice or a menu is written out up to its question
+(``ChoiceWriter``), and any other statement is
 run by the interpreter's ``drive`` (its frame and those it pushes, until it is done or a question
 is pending). When that returns with no question asked and this frame on top again, the block goes
 on; otherwise it returns and the frames on the stack are what the interpreter would have left (so
@@ -66,6 +68,44 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         w.span = block.span
         w.line("stack.pop()")
         self.drop_unread_limit(limit)
+        w.dedent()
+        return name
+
+    def loop(self, node: n.While) -> str:
+        """Write ``def xK(state, E, pc)``, the frame of a 'while' that can pause, its turn ``pc`` done:
+        as the interpreter's ``h_while`` (its frame on top with the turns taken, the body's frame pushed
+        above it), with each body run at once in this Python call and the next turn taken here when
+        it ends with no question asked (its frame counted as a step of the run, as ``drive`` counts it)."""
+        self._roots += 1
+        name = f"x{self._roots}"
+        w = self.w
+        w.span = node.span
+        w.line(f"def {name}(state, E, pc):")
+        w.indent()
+        w.line("S = state")
+        w.line("SL = S.game.step_limit")
+        w.line("ctx = S.ctx")
+        w.line("ctx.env = E")
+        w.line("stack = S.stack")
+        wnode = self.node_const(node)
+        w.line("while True:")
+        w.indent()
+        cond = self.ex(node.cond, effect_scope())
+        w.line(f"if not {cond}: break")
+        w.span = node.span
+        w.line(f"if pc >= S.rules.loop_limit: _while_limit({wnode}, pc)")
+        w.line("pc += 1")
+        frame = self.tmp()
+        w.line(f"{frame} = ({wnode}, pc, None, E)")
+        w.line(f"stack[-1] = {frame}")
+        self.enter(node.body, "E")
+        w.line(f"if S._asking is not None or stack[-1] is not {frame}: return")
+        w.line("ctx.env = E")
+        w.line("S.steps += 1")  # the loop's frame is on top again: a step, as ``drive`` handling it would count
+        w.line("if S.steps > SL or len(stack) > S.game.depth_limit: "
+               f"{self.const('Q', 'ran_away', self.compiler.machine['ran_away'])}(S, {frame}, S.steps > SL)")
+        w.dedent()
+        w.line("stack.pop()")
         w.dedent()
         return name
 
@@ -128,6 +168,8 @@ class FrameWriter(StatementWriter, ChoiceWriter):
                 self.enter(stmt.orelse, "E")
             for _ in range(opened):
                 w.dedent()
+        elif kind is n.While and n.While in self.compiler.framed:  # its frame function run at once, as a block's
+            self.enter(stmt, "E")
         elif kind is n.Choose:
             self.push(stmt)
             self.choose(stmt, sc)

@@ -69,7 +69,7 @@ class CodeGen(FrameWriter):
         self.w = Lines()
         self.pending = []
         if type(node) is tuple:
-            name = self.block(node[1])
+            name = self.loop(node[1]) if type(node[1]) is n.While else self.block(node[1])
         elif isinstance(node, n.Menu):
             name = self.menu(node)
         else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...lang import nodes as n
 from ...lang.functions import cards_of, describe_value, items_of
 from ...errors import RuleError
-from .frames import Frame, actor, ctx_for, enter, ev, leave_option
+from .frames import Frame, actor, ctx_for, enter, ev, leave_option, ran_away
 from .signals import announce_use, menu_answers
 
 if TYPE_CHECKING:
@@ -272,9 +272,17 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
         enter(state, (item.body, 0, None, env))
         return
     # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
-    state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
+    waiting = state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
     env["$by"] = chooser
     enter(state, (item.body, 0, None, env))
+    stack = state.stack
+    if state._asking is None and stack and stack[-1] is waiting:  # the body is done: as ``h_menu`` takes it next
+        state.steps += 1  # a step, as ``drive`` counts it
+        game = state.game
+        if state.steps > game.step_limit or len(stack) > game.depth_limit:
+            ran_away(state, waiting, state.steps > game.step_limit)
+        leave_option(waiting)
+        stack.pop()
 
 
 def r_menu(state: "State", frame: Frame, index: int) -> None:

@@ -53,6 +53,7 @@ def drive(state: "State", height: int) -> None:
     depth = game.depth_limit
     compiler = state.rules.compiler
     blocks = compiler.blocks
+    framed = compiler.framed
     while len(stack) > height and state._asking is None:  # not the property: a look-ahead's question stays unbuilt
         frame = stack[-1]
         state.steps += 1
@@ -60,7 +61,7 @@ def drive(state: "State", height: int) -> None:
             ran_away(state, frame, state.steps > limit)
         try:
             node = frame[0]
-            if type(node) is n.Block:  # h_block, without the call
+            if type(node) in framed:  # its frame function (h_block, without the call)
                 (blocks.get(id(node)) or compiler.block_fn(node))(state, frame[3], frame[1])
             else:
                 handlers[type(node)](state, frame)
