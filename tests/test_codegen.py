@@ -129,6 +129,21 @@ def test_a_while_that_can_pause_runs_as_its_frame_function_as_the_interpreter_ru
         assert framed[0] == ["on 7", "on 14", "done 21", "5000"], framed
 
 
+def test_the_run_after_an_answer_counts_its_steps_as_the_frame_machine_would(tiny):
+    """A menu answered for another seat: its option's body, then its waiting frame (the first step of the
+    run after the answer), the loop's frame and the body up to the next question: [7, 4, 4, 3] steps per
+    run, as when every frame went round the run loop (a frame done early must not count twice or not at all)."""
+    body = ('let n = 0\nwhile n < 3 {\n  let n = n + 1\n  choose by 1 "Pick" {\n    option "a" { say n }\n'
+            '    option "b" { say 0 - n }\n  }\n}\nsay "end"')
+    state = rulecore.Game(tiny.cardset(body), 2).new_game(1)
+    steps = [state.steps]
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+        steps.append(state.steps)
+    assert steps == [7, 4, 4, 3]
+    assert tiny.says(state) == ["1", "2", "3", "end"]
+
+
 def test_reads_without_arguments_are_worked_out_once_per_menu_pass(tiny):
     """A pure user function of no arguments is kept for the menu pass; one that draws from the
     generator (random) is not, so the number of draws and the labels stay as the interpreter's; nor

@@ -253,7 +253,11 @@ def build_question(state: "State") -> None:
         state.looking_ahead = ahead
 
 
-def _take_option(state: "State", frame: Frame, index: int) -> None:
+def _take_option(state: "State", frame: Frame, index: int, answered: bool = False) -> int:
+    """Run option ``index`` of a menu's frame (``answered``: the answer to its question, given to
+    ``resume``, else its only option taken at once).  When the option's body acts for the chooser and
+    ends with no question, the menu's frame under it is done at once, as the run would do next
+    (``h_menu``): returns the steps the run then starts from (see ``driver.resume``)."""
     node, _, entries, env = frame
     label, idx, value = entries[index]
     item = node.items[idx]
@@ -263,27 +267,33 @@ def _take_option(state: "State", frame: Frame, index: int) -> None:
         announce_use(state, value, chooser)
         state.stack.pop()
         enter(state, (ability.body, 0, None, {"$you": chooser, "$this": value, **{k: env.get(k) for k in item.passes}}))
-        return
+        return 0
     chooser = _chooser(state, node, env)
     if isinstance(item, n.DynamicOption):
         env[item.var] = value
     if chooser == actor(env):
         state.stack.pop()
         enter(state, (item.body, 0, None, env))
-        return
+        return 0
     # the body acts for its chooser: the menu frame waits under it (pc 2) to put the actor back
     waiting = state.stack[-1] = (node, 2, (1, env["$by"]) if "$by" in env else (0, None), env)
     env["$by"] = chooser
     enter(state, (item.body, 0, None, env))
     stack = state.stack
-    if state._asking is None and stack and stack[-1] is waiting:  # the body is done: as ``h_menu`` takes it next
-        state.steps += 1  # a step, as ``drive`` counts it
-        game = state.game
-        if state.steps > game.step_limit or len(stack) > game.depth_limit:
-            ran_away(state, waiting, state.steps > game.step_limit)
-        leave_option(waiting)
-        stack.pop()
+    if state._asking is not None or not stack or stack[-1] is not waiting:
+        return 0
+    # the body is done: the frame is taken as the run takes it next, a step of the run (the first of
+    # the run that follows an answer: ``driver.resume`` starts it from this one)
+    if answered:
+        state.steps = 0
+    state.steps += 1
+    game = state.game
+    if state.steps > game.step_limit or len(stack) > game.depth_limit:
+        ran_away(state, waiting, state.steps > game.step_limit)
+    leave_option(waiting)
+    stack.pop()
+    return state.steps if answered else 0
 
 
-def r_menu(state: "State", frame: Frame, index: int) -> None:
-    _take_option(state, frame, state.pending_values[index])
+def r_menu(state: "State", frame: Frame, index: int) -> int:
+    return _take_option(state, frame, state.pending_values[index], True)

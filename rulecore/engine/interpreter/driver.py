@@ -22,15 +22,15 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def run(state: "State") -> None:
+def run(state: "State", steps: int = 0) -> None:
     """Run until a decision is pending or the game is over.
 
     At most ``game.step_limit`` steps (frames handled, and the turns of loops run by generated
     code) per run, that is per ``apply`` or
     ``new_game``, and at most ``game.depth_limit`` frames on the stack: past either, a
     ``RuleError`` at the statement that ran away (a loop that does not end, a procedure that
-    calls itself)."""
-    state.steps = 0  # generated loops add their iterations (see codegen.statements)
+    calls itself).  ``steps``: those the run has taken already (``resume``)."""
+    state.steps = steps  # generated loops add their iterations (see codegen.statements)
     state.nested = 0
     ctx = state.ctx
     ctx.state = state  # only while effects run (see frames.Ctx)
@@ -95,7 +95,8 @@ def resume(state: "State", index: int) -> None:
     ctx = state.ctx
     ctx.state = state  # only while effects run (see frames.Ctx)
     try:
-        RESUMERS[type(frame[0])](state, frame, index)
+        # an answer may do the first frame of the run that follows it (a menu's option: ``_take_option``)
+        taken = RESUMERS[type(frame[0])](state, frame, index) or 0
     except RuleError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
@@ -104,7 +105,7 @@ def resume(state: "State", index: int) -> None:
                         getattr(frame[0], "span", None)) from exc
     finally:
         del ctx.state
-    run(state)
+    run(state, taken)
 
 
 HANDLERS: dict[type, Callable[["State", Frame], None]] = {
@@ -130,7 +131,7 @@ HANDLERS: dict[type, Callable[["State", Frame], None]] = {
     **dict.fromkeys(SIMPLE, h_simple),
 }
 
-RESUMERS: dict[type, Callable[["State", Frame, int], None]] = {
+RESUMERS: dict[type, Callable[["State", Frame, int], Any]] = {
     n.Signal: signals.r_signal,
     n.Choose: choices.r_choose,
     n.Menu: choices.r_menu,
