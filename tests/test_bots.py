@@ -971,3 +971,42 @@ def test_choose_index_is_the_position_of_what_choose_picks() -> None:
         a.apply(action)
         b.apply_index(index)
     assert a.history == b.history
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_a_bot_decides_with_the_garbage_collector_paused_and_leaves_it_as_it_found_it(name: str, monkeypatch) -> None:
+    """While a built-in bot picks, gc is disabled (its copies hold no cycles); after, it is enabled
+    again, also when the pick fails, and a collector the program had disabled stays disabled."""
+    import gc
+
+    state = new_state()
+    bot = make_bot(name, 3)
+    seen: list[bool] = []
+    pick = type(bot)._pick
+
+    def watched(self, *args):
+        seen.append(gc.isenabled())
+        return pick(self, *args)
+
+    monkeypatch.setattr(type(bot), "_pick", watched)
+    assert gc.isenabled()
+    while not seen:  # a lone action is answered without a pick
+        state.apply(bot.choose(state))
+    assert seen == [False] and gc.isenabled()
+
+    def failing(self, *args):
+        raise RuntimeError("the pick failed")
+
+    monkeypatch.setattr(type(bot), "_pick", failing)
+    while len(legal := state.legal_actions()) < 2:
+        state.apply(legal[0])
+    with pytest.raises(RuntimeError):
+        bot.choose(state)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        monkeypatch.setattr(type(bot), "_pick", watched)
+        bot.choose(state)
+        assert seen[-1] is False and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -10,6 +10,9 @@ one only when every action has been tried.  A rulecore state gives that view as 
 
 from __future__ import annotations
 
+import gc
+from typing import Any, Callable
+
 from .protocol import GameState, deciding_seat, legal_choices
 
 
@@ -64,10 +67,29 @@ class _Unhashable:
         return isinstance(other, _Unhashable) and self.value == other.value
 
 
+def collector_paused(pick: Callable[..., Any], *args: Any) -> Any:
+    """``pick(*args)`` with Python's cyclic garbage collector paused (``gc.disable``), and started again
+    after, unless it was paused already (by the program, or by a bot deciding in another thread).
+
+    A look-ahead makes and drops thousands of state copies, each a few dozen lists, dicts and sets;
+    the collector's passes over them and over everything a game keeps alive took a sixth of an
+    ismcts search (benchmarks/README.md).  Nothing is lost by the pause: a state holds no reference
+    cycle (see ``engine.interpreter.frames.Ctx``), so each copy is freed the moment it is dropped,
+    and any cycle the program makes meanwhile is collected once the collector runs again."""
+    if not gc.isenabled():
+        return pick(*args)
+    gc.disable()
+    try:
+        return pick(*args)
+    finally:
+        gc.enable()
+
+
 class MemoryBot:
     """What every built-in bot does at a decision: answer a lone action at once, else leave out
     the actions already taken at this very decision (``Memory``) and let ``_pick`` choose among
-    the rest (all of them when every one has been tried)."""
+    the rest (all of them when every one has been tried), the garbage collector paused while it
+    does (``collector_paused``)."""
 
     memory: Memory
 
@@ -78,7 +100,7 @@ class MemoryBot:
             self._lone(state, actions[0])
             return actions[0]
         untried, taken = self.memory.untried(state, me, actions)
-        action = self._pick(state, me, untried, actions)
+        action = collector_paused(self._pick, state, me, untried, actions)
         taken.add(action)
         return action
 
@@ -92,10 +114,10 @@ class MemoryBot:
             return 0
         untried, taken = self.memory.untried(state, me, actions)
         if untried is actions:
-            index = self._pick_index(state, me, actions)
+            index = collector_paused(self._pick_index, state, me, actions)
             taken.add(actions[index])
             return index
-        action = self._pick(state, me, untried, actions)
+        action = collector_paused(self._pick, state, me, untried, actions)
         taken.add(action)
         return actions.index(action)
 

@@ -28,7 +28,7 @@ import attrs
 
 from .knowing import knowledge, sealed
 from .knowing import resample as _resample
-from . import eventlog, saves, scenarios, table, views
+from . import eventlog, moving, saves, scenarios, table, views
 from ..lang.functions import cards_of
 from ..lang.work import check_mark
 from .interpreter import choices, driver
@@ -324,128 +324,11 @@ class State:
             pool = cards_of(self.ctx, ev(self, pool, env))
         self.move(cards, dest, node.position, node.face, actor(env), rules.picked_by_kind[id(node)], pool)
 
-    def move(self, cards: Iterable[int], dest: str, position: str, face: str | None, actor: Any,
-             by_kind: int = 0, pool: Sequence[int] | None = None) -> None:
-        """Move cards; ``by_kind``: how the rules picked them (``knowledge.how_picked``: by place, by a
-        property, a whole zone);
-        ``pool``: the cards of a kind they were picked from (what every player can tell of the pick)."""
-        if not (face or self.record_events or self.sealing is not None or self.faceup or self.facedown
-                or self.revealed or self.sealed_cards):
-            return self._move_plain(cards, dest, position, by_kind, pool)
-        where = self.where
-        target = self._zone_w(dest)
-        zone_w = self._zone_w
-        cards = list(cards)
-        events = self.record_events
-        # seen face up by everyone as it left (only the event log needs it)
-        was_up = {c for c in cards if c in self.faceup} if events and self.faceup else frozenset()
-        before = knowledge.masks(self, cards)
-        sources: dict[str, list[int]] = {}
-        # how the cards lie: nothing to do when no card lies face up or down and none is turned
-        lie = face is not None or self.faceup or self.facedown
-        sealing = self.sealing if face != "up" else None
-        noting: list[Any] | None = [] if self.sealing is not None else None  # inside sealed parts: sealed.note
-        for c in cards:
-            src = where[c]
-            if noting is not None:
-                row = zone_w(src)
-                noting.append((c, src, row.index(c), sealed.lie(self, c)))
-            zone_w(src).remove(c)
-            sources.setdefault(src, []).append(c)
-            where[c] = dest
-            if lie:
-                self._lie(c, face)
-            if sealing is not None:
-                # moved in a sealed part: only its player sees it until all parts are done
-                self.sealed_cards[c] = sealing
-        self._place(target, cards, position)
-        if noting is not None:  # a move face up is no one's: everyone sees it at once
-            for c, src, index, lay in noting:
-                sealed.note(self, ("move", sealing, c, src, index, dest, target.index(c), lay, sealed.lie(self, c)))
-        if self.revealed:
-            # a reveal shows a zone as it is; once cards move in or out it is hidden again
-            for key in (dest, *sources):
-                if key in self.revealed:
-                    knowledge.remember(self, (c for c in self.zones[key] if c not in cards))
-                    self.revealed.discard(key)
-        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
-        if events:
-            for src, moved in sources.items():
-                self._move_event(src, dest, moved, actor, was_up)
-
-    def _move_plain(self, cards: Iterable[int], dest: str, position: str, by_kind: int,
-                    pool: Sequence[int] | None) -> None:
-        """``move`` with nothing face up or down, revealed or sealed and no event log (random play, the
-        bots' look-ahead): every card is seen as its zone shows it, worked out once per move."""
-        where, zone_seers, zone_w = self.where, self.rules.zone_seers, self._zone_w
-        target = zone_w(dest)
-        cards = list(cards)
-        before = tuple([zone_seers[where[c]] for c in cards])
-        sources: dict[str, None] = {}
-        for c in cards:
-            src = where[c]
-            zone_w(src).remove(c)
-            sources[src] = None
-            where[c] = dest
-        self._place(target, cards, position)
-        knowledge.moved(self, cards, before, list(sources), dest, position, by_kind, pool)
-
-    def _place(self, target: list[int], cards: list[int], position: str) -> None:
-        """Put moved cards into their zone's list: at the top, the bottom or random places."""
-        if position == "bottom":
-            target.extend(cards)
-        elif position == "random":
-            for c in cards:
-                target.insert(self.rng.below(len(target) + 1), c)
-        else:
-            target[0:0] = cards
-
-    def _lie(self, card: int, face: str | None) -> None:
-        """How a card lies: face "up" (shown to everyone, even from a sealed part), "down"
-        (hidden even in a zone others see), or None (as its zone shows it)."""
-        if face == "up":
-            self.faceup.add(card)
-            self.facedown.discard(card)
-            self.sealed_cards.pop(card, None)
-        elif face == "down":
-            self.faceup.discard(card)
-            self.facedown.add(card)
-        else:
-            self.faceup.discard(card)
-            self.facedown.discard(card)
-
-    def flip(self, cards: Sequence[int], up: bool) -> None:
-        changed = [c for c in cards if (c in self.faceup) != up or (not up and c not in self.facedown)]
-        if not up:
-            knowledge.remember(self, changed)
-        for c in changed:
-            before = sealed.lie(self, c) if self.sealing is not None else None
-            self._lie(c, "up" if up else "down")
-            if before is not None:  # face up, everyone sees it at once; face down, only the part's player
-                sealed.note(self, ("lie", None if up else self.sealing, c, before, sealed.lie(self, c)))
-        if changed and up and self.record_events:
-            names = ", ".join(self.rules.card_name(c) for c in changed)
-            self.emit("flip", f"{names} turned face up", cards=[self.rules.instance_type[c] for c in changed],
-                      private_text=f"{names} turned face up")
-        elif changed:
-            self.emit("flip", f"{len(changed)} card(s) turned face down")
-
-    def rotate(self, zone: str, step: int, actor: Any) -> None:
-        """Every player's ``zone`` passes its cards to the player ``step`` seats on, all at once."""
-        keys = self.rules.zone_keys[zone]
-        players = len(keys)
-        contents = [self.zones[k] for k in keys]
-        for cards in contents:
-            knowledge.remember(self, cards)  # everyone sees the piles change hands
-        self.owned_zones.difference_update(keys)  # the lists changed places: copy them before a change
-        for p, cards in enumerate(contents):
-            dest = keys[(p + step) % players]
-            self.zones[dest] = cards
-            for c in cards:
-                self.where[c] = dest
-            self.revealed.discard(keys[p])
-        direction = "clockwise" if step > 0 else "counterclockwise"
-        self.emit("rotate", f"Every {zone} passes one seat {direction}", zone=zone, step=step, actor=actor)
+    # ------------------------------------------------------------------ moving cards (moving.py)
+    move = moving.move
+    flip = moving.flip
+    rotate = moving.rotate
+    _lie = moving.lie
 
     def reveal(self, zone: str) -> None:
         self.revealed.add(zone)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...lang.functions import describe_value
 from ...errors import RuleError
-from .frames import Ctx, Frame, ev
+from .frames import Ctx, Frame, ev, ran_away
 
 if TYPE_CHECKING:
     from ..state import State
@@ -89,7 +89,14 @@ def _signal_start(state: "State", frame: Frame) -> None:
     stack = state.stack
     replaced = any(a.instead for _, a in mandatory)
     # the frame waits in state 2 for the bodies pushed above it
-    stack[-1] = (node, 2, replaced, env)
+    waiting = stack[-1] = (node, 2, replaced, env)
+    if not mandatory and not optional:  # nothing answers: the frame is done as the run would take it next
+        state.steps += 1
+        game = state.game
+        if state.steps > game.step_limit or len(stack) > game.depth_limit:
+            ran_away(state, waiting, state.steps > game.step_limit)
+        h_signal(state, waiting)
+        return
     for card, ability in reversed(mandatory):
         state.count_use(card, player)
         stack.append((ability.body, 0, None, {"$you": player, "$this": card, **passed}))

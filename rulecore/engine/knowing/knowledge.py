@@ -251,14 +251,16 @@ BY_PLACE, BY_KIND, WHOLE_ZONE = 0, 1, 2
 
 
 def moved(state: "State", cards: Sequence[int], before: tuple[int, ...], sources: Sequence[str], dest: str,
-          position: str, by_kind: int, pool: Sequence[int] | None) -> None:
+          position: str, by_kind: int, pool: Sequence[int] | None, after: tuple[int, ...] | None = None) -> None:
     """Cards seen before the move by the masks ``before`` now lie in ``dest``: note who could follow them
-    (``by_kind``: how the rules picked them, ``BY_PLACE``, ``BY_KIND`` or ``WHOLE_ZONE``)."""
+    (``by_kind``: how the rules picked them, ``BY_PLACE``, ``BY_KIND`` or ``WHOLE_ZONE``).  ``after``:
+    their masks now, when the mover worked them out (else ``masks``)."""
     rules = state.rules
-    if state.faceup or state.facedown or state.revealed or state.sealed_cards:
-        after = masks(state, cards)
-    else:  # every moved card as the zone they went to shows it
-        after = (rules.zone_seers[dest],) * len(cards)
+    if after is None:
+        if state.faceup or state.facedown or state.revealed or state.sealed_cards:
+            after = masks(state, cards)
+        else:  # every moved card as the zone they went to shows it
+            after = (rules.zone_seers[dest],) * len(cards)
     follow = rules.everyone  # the players who saw every moved card where it was or where it went
     for b, a in zip(before, after):
         follow &= b | a
