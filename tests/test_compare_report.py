@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -83,6 +84,7 @@ def test_the_page_renders_in_chromium_without_network(page: Path) -> None:
             assert errors == []
         finally:
             context.close()
+            shutil.rmtree(profile, ignore_errors=True)
     assert requests == [page.as_uri()], requests
 
 

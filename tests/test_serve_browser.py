@@ -5,6 +5,7 @@ two browsers playing one match as two seats, a spectator, a reload, and a cardse
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -87,6 +88,7 @@ class Browser:
 
     def close(self) -> None:
         self.context.close()
+        shutil.rmtree(self.profile, ignore_errors=True)  # a profile is tens of files: none left in /tmp
 
 
 def _sit(browser: Browser, name: str) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import rulecore
 from rulecore.bots import GameState, make_bot
+from rulecore.bots.memory import collector_paused
 from rulecore.bots.registry import choose
 
 from .picks import PickCounter, pick_counter
@@ -155,7 +156,14 @@ def init_worker(blob: bytes) -> None:
 
 
 def play_one(game: SimGame, job: Job, index: int) -> Outcome:
-    """Game ``index`` of the run, played by its seated bots to the end or to the decision limit."""
+    """Game ``index`` of the run, played by its seated bots to the end or to the decision limit, with
+    Python's cyclic garbage collector paused until it ends (``bots.memory.collector_paused``: the
+    collector runs between games, not over each game's thousands of short-lived lists and dicts)."""
+    outcome: Outcome = collector_paused(_play_one, game, job, index)
+    return outcome
+
+
+def _play_one(game: SimGame, job: Job, index: int) -> Outcome:
     seed = job.seed + index
     state: SimState | None = None
     try:
