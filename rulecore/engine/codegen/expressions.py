@@ -417,8 +417,8 @@ class ExpressionWriter(Writer):
             return self.known(self.store(f"{a} {node.op} {b}"), "bool")
         t = self.known(self.tmp(), "bool")
         w = self.w
-        w.line("try:")
-        w.line(f"    {t} = bool({a} {node.op} {b})")
+        w.line("try:")  # an order of the language's values (numbers, texts, tuples of them) is a truth value
+        w.line(f"    {t} = {a} {node.op} {b}")
         w.line("except TypeError:")
         w.line(f"    _cannot_compare({self.node_const(node)}, {a}, {b})")
         return t
