@@ -74,18 +74,13 @@ def _move_plain(state: "State", cards: Iterable[int], dest: str, position: str, 
                 pool: Sequence[int] | None) -> None:
     """``move`` with nothing face up or down, revealed or sealed and no event log (random play, the
     bots' look-ahead): every card is seen as its zone shows it, worked out once per move."""
-    where, zone_seers, zone_w = state.where, state.rules.zone_seers, state._zone_w
-    target = zone_w(dest)
+    where, zone_seers = state.where, state.rules.zone_seers
+    target = state._zone_w(dest)
     cards = list(cards)
     before = tuple([zone_seers[where[c]] for c in cards])
-    sources: dict[str, None] = {}
-    for c in cards:
-        src = where[c]
-        zone_w(src).remove(c)
-        sources[src] = None
-        where[c] = dest
+    sources = _lift(state, cards, dest)
     _place(state, target, cards, position)
-    knowledge.moved(state, cards, before, list(sources), dest, position, by_kind, pool)
+    knowledge.moved(state, cards, before, sources, dest, position, by_kind, pool)
 
 
 def _move_lying(state: "State", cards: Iterable[int], dest: str, position: str, face: str | None, by_kind: int,
@@ -93,18 +88,14 @@ def _move_lying(state: "State", cards: Iterable[int], dest: str, position: str, 
     """``move`` where cards lie face up or down (or the move turns them), with nothing revealed or sealed
     and no event log: who sees each card is read from how it lies and its zone (``knowledge.masks``
     without what a reveal or a sealed part would change), before and after the move."""
-    where, zone_seers, zone_w = state.where, state.rules.zone_seers, state._zone_w
+    where, zone_seers = state.where, state.rules.zone_seers
     everyone = state.rules.everyone
     faceup, facedown = state.faceup, state.facedown
-    target = zone_w(dest)
+    target = state._zone_w(dest)
     cards = list(cards)
     before = tuple([everyone if c in faceup else 0 if c in facedown else zone_seers[where[c]] for c in cards])
-    sources: dict[str, None] = {}
+    sources = _lift(state, cards, dest)
     for c in cards:
-        src = where[c]
-        zone_w(src).remove(c)
-        sources[src] = None
-        where[c] = dest
         if face is not None:
             lie(state, c, face)
         else:  # as the zone shows it (``lie`` with no face)
@@ -113,7 +104,20 @@ def _move_lying(state: "State", cards: Iterable[int], dest: str, position: str, 
     _place(state, target, cards, position)
     shown = zone_seers[dest]
     after = tuple([everyone if c in faceup else 0 if c in facedown else shown for c in cards])
-    knowledge.moved(state, cards, before, list(sources), dest, position, by_kind, pool, after)
+    knowledge.moved(state, cards, before, sources, dest, position, by_kind, pool, after)
+
+
+def _lift(state: "State", cards: list[int], dest: str) -> list[str]:
+    """Take ``cards`` out of their zones' lists and note them in ``dest`` (``where``); the zones they
+    left, in order (``_place`` puts them into ``dest``'s list)."""
+    where, zone_w = state.where, state._zone_w
+    sources: dict[str, None] = {}
+    for c in cards:
+        src = where[c]
+        zone_w(src).remove(c)
+        sources[src] = None
+        where[c] = dest
+    return list(sources)
 
 
 def _place(state: "State", target: list[int], cards: list[int], position: str) -> None:

@@ -33,12 +33,13 @@ from .writer import Scope, effect_scope
 class FrameWriter(StatementWriter, ChoiceWriter):
     """Writes the block functions of blocks that can pause (see the module's docstring)."""
 
-    def block(self, block: Any) -> str:
-        """Write ``def xK(state, E, pc)``, the frame of ``block`` run from ``pc`` (see the module docstring)."""
+    def frame_function(self, node: Any) -> tuple[str, int]:
+        """Write the first lines of ``def xK(state, E, pc)``, the frame function of ``node``: its name,
+        and the line that reads the step limit (for ``drop_unread_limit``)."""
         self._roots += 1
         name = f"x{self._roots}"
         w = self.w
-        w.span = block.span
+        w.span = node.span
         w.line(f"def {name}(state, E, pc):")
         w.indent()
         w.line("S = state")
@@ -46,6 +47,12 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         w.line("ctx = S.ctx")
         w.line("ctx.env = E")
         w.line("stack = S.stack")
+        return name, limit
+
+    def block(self, block: Any) -> str:
+        """Write ``def xK(state, E, pc)``, the frame of ``block`` run from ``pc`` (see the module docstring)."""
+        name, limit = self.frame_function(block)
+        w = self.w
         scope = effect_scope()
         body = block.body
         pauses = self.compiler.can_pause
@@ -76,17 +83,8 @@ class FrameWriter(StatementWriter, ChoiceWriter):
         as the interpreter's ``h_while`` (its frame on top with the turns taken, the body's frame pushed
         above it), with each body run at once in this Python call and the next turn taken here when
         it ends with no question asked (its frame counted as a step of the run, as ``drive`` counts it)."""
-        self._roots += 1
-        name = f"x{self._roots}"
+        name, _ = self.frame_function(node)  # its limit is read: each turn counts its step
         w = self.w
-        w.span = node.span
-        w.line(f"def {name}(state, E, pc):")
-        w.indent()
-        w.line("S = state")
-        w.line("SL = S.game.step_limit")
-        w.line("ctx = S.ctx")
-        w.line("ctx.env = E")
-        w.line("stack = S.stack")
         wnode = self.node_const(node)
         w.line("while True:")
         w.indent()
