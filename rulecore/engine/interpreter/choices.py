@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...lang import nodes as n
 from ...lang.functions import cards_of, describe_value, items_of
 from ...errors import RuleError
-from .frames import Frame, actor, ctx_for, enter, ev, leave_option, ran_away
+from .frames import Frame, actor, ctx_for, enter, ev, leave_option, step
 from .signals import announce_use, menu_answers
 
 if TYPE_CHECKING:
@@ -286,10 +286,7 @@ def _take_option(state: "State", frame: Frame, index: int, answered: bool = Fals
     # the run that follows an answer: ``driver.resume`` starts it from this one)
     if answered:
         state.steps = 0
-    state.steps += 1
-    game = state.game
-    if state.steps > game.step_limit or len(stack) > game.depth_limit:
-        ran_away(state, waiting, state.steps > game.step_limit)
+    step(state, waiting)
     leave_option(waiting)
     stack.pop()
     return state.steps if answered else 0

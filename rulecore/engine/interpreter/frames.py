@@ -3,8 +3,8 @@
 A frame is ``(node, pc, data, env)``: the running statement, how far it got, the progress it
 keeps and the local variables of the running effect (shared by the frames of one call).  Here:
 ``Ctx`` and ``ev`` (an expression worked out in a frame's locals), ``actor`` (who the event log
-says acts), ``enter`` (a block's frame pushed and run at once), ``ran_away`` (the step and depth
-limits), and ``unwind`` (what a frame dropped before its end gives back).
+says acts), ``enter`` (a block's frame pushed and run at once), ``step`` and ``ran_away`` (the step
+and depth limits), and ``unwind`` (what a frame dropped before its end gives back).
 """
 
 from __future__ import annotations
@@ -93,16 +93,21 @@ DIRECT_DEPTH = 40  # frames run inside one another's Python calls (block functio
 def enter(state: "State", frame: Frame) -> None:
     """Push a block's frame and run it at once (rather than going back round ``run``'s loop), as a
     step of the run."""
-    stack = state.stack
-    stack.append(frame)
-    state.steps += 1
-    game = state.game
-    if state.steps > game.step_limit or len(stack) > game.depth_limit:
-        ran_away(state, frame, state.steps > game.step_limit)
+    state.stack.append(frame)
+    step(state, frame)
     if state.nested < DIRECT_DEPTH:
         state.nested += 1
         h_block(state, frame)
         state.nested -= 1
+
+
+def step(state: "State", frame: Frame) -> None:
+    """``frame`` (on top of the stack) is taken as a step of the run, as ``driver.drive`` counts each
+    frame it handles: past the step or depth limit, ``ran_away``."""
+    state.steps += 1
+    game = state.game
+    if state.steps > game.step_limit or len(state.stack) > game.depth_limit:
+        ran_away(state, frame, state.steps > game.step_limit)
 
 
 def h_block(state: "State", frame: Frame) -> None:

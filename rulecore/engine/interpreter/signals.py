@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...lang.functions import describe_value
 from ...errors import RuleError
-from .frames import Ctx, Frame, ev, ran_away
+from .frames import Ctx, Frame, ev, step
 
 if TYPE_CHECKING:
     from ..state import State
@@ -91,10 +91,7 @@ def _signal_start(state: "State", frame: Frame) -> None:
     # the frame waits in state 2 for the bodies pushed above it
     waiting = stack[-1] = (node, 2, replaced, env)
     if not mandatory and not optional:  # nothing answers: the frame is done as the run would take it next
-        state.steps += 1
-        game = state.game
-        if state.steps > game.step_limit or len(stack) > game.depth_limit:
-            ran_away(state, waiting, state.steps > game.step_limit)
+        step(state, waiting)
         h_signal(state, waiting)
         return
     for card, ability in reversed(mandatory):
