@@ -22,7 +22,7 @@ place must get it from ``_zone_w``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
@@ -328,7 +328,6 @@ class State:
     move = moving.move
     flip = moving.flip
     rotate = moving.rotate
-    _lie = moving.lie
 
     def reveal(self, zone: str) -> None:
         self.revealed.add(zone)
