@@ -14,6 +14,7 @@ import rulecore
 from rulecore.engine.codegen import CodeGen
 from rulecore.engine.codegen.calls import CallWriter
 from rulecore.engine.codegen.expressions import ExpressionWriter
+from rulecore.engine.codegen.frames import FrameWriter
 from rulecore.engine.codegen.statements import StatementWriter
 
 
@@ -102,7 +103,8 @@ PAUSING_WHILE = (
 
 
 def _played(game: rulecore.Game) -> tuple[list[str], list[Any]]:
-    """The texts said in a game played by its first option, and the steps of each run (or the error)."""
+    """The texts said in a game played by its last option (every third decision its first), and the
+    steps of each run (or the error that ended it)."""
     state, steps = None, []
     try:
         state = game.new_game(1)
@@ -119,8 +121,6 @@ def _played(game: rulecore.Game) -> tuple[list[str], list[Any]]:
 def test_a_while_that_can_pause_runs_as_its_frame_function_as_the_interpreter_runs_it(tiny, monkeypatch, limit):
     """A 'while' with a choice inside has a frame function (FrameWriter.loop): its turns, breaks, the
     steps each run counts and where the step limit stops it are those of the interpreter's h_while."""
-    from rulecore.engine.codegen.frames import FrameWriter
-
     limits = {} if limit is None else {"step_limit": limit}
     framed = _played(rulecore.Game(tiny.cardset(PAUSING_WHILE), 2, **limits))
     monkeypatch.delattr(FrameWriter, "loop")
